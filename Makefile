@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# nurseshark: quiet by default, `make V=1` shows every command.
+
+prefix ?= /usr/local
+bindir ?= $(prefix)/bin
+mandir ?= $(prefix)/share/man
+DESTDIR ?=
+
+CC ?= gcc
+PKG_CONFIG ?= pkg-config
+CFLAGS ?= -O2 -g
+BUILD := build
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
+# Minimum versions: what the code calls and what Debian 12 ships.
+PKGS := libtraceevent>=1.5 libtracecmd>=1.2 libtracefs>=1.3 inih>=53 ncursesw>=6.1
+PKG_NAMES := $(foreach p,$(PKGS),$(firstword $(subst >=, ,$(p))))
+
+# Probe once per make run; `make deps` installs what is missing.
+ifeq ($(filter deps clean help,$(MAKECMDGOALS)),)
+PKG_MISSING := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --atleast-version=$(word 2,$(subst >=, ,$(p))) $(firstword $(subst >=, ,$(p))) 2>/dev/null && echo y),,$(p)))
+endif
+
+DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_NAMES) 2>/dev/null)
+DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKG_NAMES) 2>/dev/null)
+
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
+	-Iinclude $(DEP_CFLAGS) -MMD -MP
+LDLIBS += $(DEP_LIBS) -lm
+
+LIB_SRCS := $(wildcard src/trace/*.c src/model/*.c src/session/*.c src/tui/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: check-deps $(BUILD)/nurseshark
+
+check-deps:
+ifneq ($(strip $(PKG_MISSING)),)
+	@echo "nurseshark: missing libraries: $(PKG_MISSING)" >&2
+	@echo "  run 'make deps' (or contrib/install-deps.sh) to install them" >&2
+	@exit 1
+endif
+
+$(BUILD)/nurseshark: $(MAIN_OBJ) $(BUILD)/libnurseshark.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libnurseshark.a: $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libnurseshark.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+tests: all $(UNIT_BINS)
+
+deps:
+	$(Q)contrib/install-deps.sh
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(BUILD)/nurseshark contrib/sample.dat
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)tests/run.sh
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/bench.sh $(TRACE)
+
+install: all
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
+	install -m 755 $(BUILD)/nurseshark $(DESTDIR)$(bindir)/nurseshark
+	install -m 644 man/nurseshark.1 $(DESTDIR)$(mandir)/man1/nurseshark.1
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/nurseshark $(DESTDIR)$(mandir)/man1/nurseshark.1
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all check-deps tests deps run test bench install uninstall clean
+.SECONDARY:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

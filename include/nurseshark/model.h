@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * model layer: what the screen shows, computed from the trace, with no
+ * curses in it. Time bins for the graph (one bin per terminal column, as
+ * libkshark's histogram with n = columns), the visible window and its zoom,
+ * the selection, markers A and B, "graph follows" and the list's window.
+ */
+#ifndef NURSESHARK_MODEL_H
+#define NURSESHARK_MODEL_H
+
+#include <stdint.h>
+#include "nurseshark/trace.h"
+
+/* ---- time bins ---------------------------------------------------------- */
+
+enum ns_bin_flags {
+	NS_BIN_EVENTS	= 1 << 0,	/* at least one event recorded in the column */
+	NS_BIN_RUNNING	= 1 << 1,	/* a task other than idle ran most of the column */
+	NS_BIN_IDLE	= 1 << 2,	/* the CPU was idle (pid 0) most of the column */
+};
+
+struct ns_bin {
+	int32_t pid;		/* the task that ran most of the column, -1 if unknown */
+	uint8_t flags;		/* enum ns_bin_flags; 0: nothing known (no data yet) */
+};
+
+/**
+ * ns_bins_cpu - one bin per column for one CPU
+ * @start_ns, @end_ns: the window [start_ns, end_ns)
+ * @cols: number of columns; column c covers [ns_window_col_ns(c), ns_window_col_ns(c + 1))
+ * @out: @cols bins
+ *
+ * Cost grows with @cols and log(events), not with the events in the window.
+ * Returns 0 or a negative errno.
+ */
+int ns_bins_cpu(const struct ns_trace *trace, int cpu, uint64_t start_ns, uint64_t end_ns,
+		int cols, struct ns_bin *out);
+
+/* Start of column @col of a window of @cols columns (col may be == cols). */
+uint64_t ns_window_col_ns(uint64_t start_ns, uint64_t end_ns, int cols, int col);
+/* Column of @ts_ns in the window, or -1 when outside. */
+int ns_window_ns_col(uint64_t start_ns, uint64_t end_ns, int cols, uint64_t ts_ns);
+
+/* ---- formatting of times ------------------------------------------------ */
+
+/* "10171.572790": seconds.microseconds, rounded as trace-cmd report does. */
+char *ns_fmt_ts(char *buf, size_t len, uint64_t ts_ns);
+/* "-0.0012345": a signed delta in seconds with 100 ns precision. */
+char *ns_fmt_delta(char *buf, size_t len, int64_t delta_ns);
+
+/* ---- the view ----------------------------------------------------------- */
+
+#define NS_VIEW_ZOOM_FACTOR	2	/* one zoom step halves or doubles the width */
+#define NS_VIEW_MIN_NS_PER_COL	1	/* zooming in stops at 1 ns per column */
+
+enum ns_marker_id {
+	NS_MARKER_A,
+	NS_MARKER_B,
+	NS_NR_MARKERS,
+};
+
+struct ns_marker {
+	int set;
+	uint64_t row;		/* the event the marker sits on */
+	uint64_t ts_ns;
+};
+
+struct ns_view {
+	const struct ns_trace *trace;
+	uint64_t start_ns, end_ns;	/* graph window [start_ns, end_ns) */
+	int cols;			/* graph columns */
+	uint64_t selected;		/* selected row (0 in an empty trace) */
+	uint64_t list_top;		/* first row shown in the list */
+	int list_rows;			/* rows the list pane shows */
+	struct ns_marker marker[NS_NR_MARKERS];
+	int active_marker;		/* enum ns_marker_id */
+	int graph_follows;		/* selecting a row brings it into the graph */
+};
+
+void ns_view_init(struct ns_view *view, const struct ns_trace *trace, int cols,
+		  int list_rows);
+/* New pane sizes; keeps the window and the selection visible. */
+void ns_view_resize(struct ns_view *view, int cols, int list_rows);
+
+/*
+ * The point of interest that zoom keeps at its column: the active marker if
+ * it is set and inside the window, else the selected event if inside the
+ * window, else the window's centre.
+ */
+uint64_t ns_view_focus_ns(const struct ns_view *view);
+
+/* Zoom by NS_VIEW_ZOOM_FACTOR per step (steps > 0: in, < 0: out), around the focus. */
+void ns_view_zoom(struct ns_view *view, int steps);
+/* Zoom around a given time kept at its column (mouse wheel). */
+void ns_view_zoom_at(struct ns_view *view, int steps, uint64_t focus_ns);
+void ns_view_zoom_full(struct ns_view *view);	/* the whole trace */
+void ns_view_zoom_max(struct ns_view *view);	/* all the way in, around the focus */
+/* Window [a, b) clamped to the trace and to the minimum width. */
+void ns_view_zoom_range(struct ns_view *view, uint64_t a_ns, uint64_t b_ns);
+/* Zoom to the A-B range; -1 if either marker is unset. */
+int ns_view_zoom_markers(struct ns_view *view);
+/* Shift the window by @cols columns (negative: left), clamped to the trace. */
+void ns_view_pan(struct ns_view *view, int64_t cols);
+
+/* Select a row; the list scrolls to show it; with graph_follows the window
+ * moves (same width) to hold it when it is outside. */
+void ns_view_select(struct ns_view *view, uint64_t row);
+void ns_view_move(struct ns_view *view, int64_t delta_rows);
+/* Scroll the list without moving the selection off screen. */
+void ns_view_scroll(struct ns_view *view, int64_t delta_rows);
+
+/**
+ * ns_view_nearest_row - the event of @cpu nearest to the centre of column @col
+ * Returns 0 with *row set, or -1 when the CPU has no event at all.
+ */
+int ns_view_nearest_row(const struct ns_view *view, int cpu, int col, uint64_t *row);
+
+void ns_view_set_marker(struct ns_view *view, int which);	/* on the selected event */
+void ns_view_clear_marker(struct ns_view *view, int which);
+/* Select the marker's event (and bring it into the graph); -1 if unset. */
+int ns_view_goto_marker(struct ns_view *view, int which);
+void ns_view_switch_marker(struct ns_view *view);
+/* B - A in ns; -1 (and *delta untouched) unless both are set. */
+int ns_view_marker_delta(const struct ns_view *view, int64_t *delta_ns);
+
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * trace layer: opens a trace.dat read-only through libtracecmd and keeps a
+ * compact index of every event, per CPU, plus the merged order in which
+ * `trace-cmd report` prints them. No curses, no configuration here.
+ *
+ * Time is always in nanoseconds of the file's clock (uint64_t, suffix _ns).
+ * An event is addressed either by (cpu, idx) -- its index in that CPU's
+ * array -- or by its row, its position in the merged order (row 0 is the
+ * first line after "cpus=N" in `trace-cmd report`).
+ */
+#ifndef NURSESHARK_TRACE_H
+#define NURSESHARK_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+struct ns_trace;
+
+/* One entry of the per-CPU index: 16 bytes per event. */
+struct ns_event {
+	uint64_t ts_ns;
+	int32_t pid;
+	uint16_t type;		/* libtraceevent event id */
+	uint16_t page_off;	/* where the record sits in its ring-buffer page */
+};
+
+/*
+ * A span of time during which one task ran on a CPU, from sched_switch.
+ * Run i lasts from runs[i].start_ns until runs[i + 1].start_ns; the last run
+ * lasts until ns_trace_last_ns(). Before the first sched_switch of a CPU the
+ * running task is the switch's prev_pid (or, with no switch at all, the pid
+ * of the CPU's first event); runs[0] starts at the CPU's first event.
+ */
+struct ns_run {
+	uint64_t start_ns;
+	int32_t pid;
+	int32_t reserved;
+};
+
+/* Position of an event in its CPU's array. */
+struct ns_pos {
+	int cpu;
+	uint64_t idx;
+};
+
+/* The columns of one event as `trace-cmd report` prints them. */
+struct ns_event_text {
+	char comm[64];		/* "<idle>", "<...>" when unknown, as report */
+	int pid;
+	int cpu;
+	char latency[16];	/* "d..2." as report -l prints it */
+	char time[32];		/* "10171.572790" (seconds.microseconds) */
+	char event[64];		/* event name, "(NULL)" for an unknown id */
+	char *info;		/* may hold newlines (stack traces); owned */
+	size_t info_size;
+	long long missed;	/* events lost just before this one: >0 count,
+				 * -1 unknown count, 0 none */
+};
+
+/**
+ * ns_trace_open - open a trace.dat file read-only and index it
+ * @path: the file
+ * @err: buffer for a one-line reason on failure (no file name in it)
+ * @err_len: size of @err
+ *
+ * Returns the handle, or NULL with @err filled in.
+ */
+struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len);
+void ns_trace_close(struct ns_trace *trace);
+
+const char *ns_trace_path(const struct ns_trace *trace);
+int ns_trace_nr_cpus(const struct ns_trace *trace);
+uint64_t ns_trace_nr_events(const struct ns_trace *trace);
+/* First and last event timestamp over all CPUs (0, 0 for an empty trace). */
+uint64_t ns_trace_first_ns(const struct ns_trace *trace);
+uint64_t ns_trace_last_ns(const struct ns_trace *trace);
+/* Bytes of memory held by the index (events, runs, order checkpoints). */
+size_t ns_trace_index_bytes(const struct ns_trace *trace);
+
+const struct ns_event *ns_trace_cpu_events(const struct ns_trace *trace, int cpu,
+					   uint64_t *count);
+const struct ns_run *ns_trace_cpu_runs(const struct ns_trace *trace, int cpu,
+				       uint64_t *count);
+
+/* Index of the first event of @cpu with ts_ns >= @ts_ns (count if none). */
+uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_t ts_ns);
+
+/**
+ * ns_trace_rows - positions of consecutive rows in the merged order
+ * @first_row: the first row wanted
+ * @n: how many
+ * @out: filled with up to @n positions
+ *
+ * Returns how many were filled (fewer at the end of the trace).
+ */
+size_t ns_trace_rows(const struct ns_trace *trace, uint64_t first_row, size_t n,
+		     struct ns_pos *out);
+/* The row of an event given by its position. */
+uint64_t ns_trace_row_of(const struct ns_trace *trace, int cpu, uint64_t idx);
+/* The first row whose timestamp is >= @ts_ns (nr_events if none). */
+uint64_t ns_trace_row_at_ns(const struct ns_trace *trace, uint64_t ts_ns);
+/* The event at a row (NULL past the end). */
+const struct ns_event *ns_trace_row_event(const struct ns_trace *trace, uint64_t row,
+					  struct ns_pos *pos);
+
+/* Name of a task for labels: the last comm seen for the pid, "<idle>" for 0. */
+const char *ns_trace_task_comm(const struct ns_trace *trace, int pid);
+/* Name of an event type ("sched_switch"), "(NULL)" if unknown. */
+const char *ns_trace_event_name(const struct ns_trace *trace, int type);
+
+/**
+ * ns_trace_format - the text of one event, column by column
+ * @txt: filled in; txt->info is (re)allocated, free it with ns_event_text_free()
+ *
+ * Returns 0, or a negative errno when the record cannot be read back.
+ */
+int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx,
+		    struct ns_event_text *txt);
+void ns_event_text_free(struct ns_event_text *txt);
+
+/**
+ * ns_trace_export - print rows [@first_row, @end_row) as `trace-cmd report`
+ * @out: where to write; the "cpus=N" header line comes first
+ *
+ * Returns 0 or a negative errno.
+ */
+int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row,
+		    uint64_t end_row);
+
+#endif

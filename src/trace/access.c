@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Read-only accessors of an opened trace: counts, per-CPU arrays, task and
+ * event names. Everything here is O(1) or a binary search.
+ */
+#include "trace-int.h"
+
+const char *ns_trace_path(const struct ns_trace *trace)
+{
+	return trace->path;
+}
+
+int ns_trace_nr_cpus(const struct ns_trace *trace)
+{
+	return trace->nr_cpus;
+}
+
+uint64_t ns_trace_nr_events(const struct ns_trace *trace)
+{
+	return trace->nr_events;
+}
+
+uint64_t ns_trace_first_ns(const struct ns_trace *trace)
+{
+	return trace->first_ns;
+}
+
+uint64_t ns_trace_last_ns(const struct ns_trace *trace)
+{
+	return trace->last_ns;
+}
+
+size_t ns_trace_index_bytes(const struct ns_trace *trace)
+{
+	size_t bytes = trace->nr_order * trace->nr_cpus * sizeof(*trace->order);
+	int cpu;
+
+	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
+		const struct ns_cpu *c = &trace->cpus[cpu];
+
+		bytes += c->cap_events * sizeof(*c->events) + c->cap_pages * sizeof(*c->pages) +
+			 c->cap_runs * sizeof(*c->runs) + c->cap_missed * sizeof(*c->missed);
+	}
+	return bytes + trace->tasks.cap * sizeof(*trace->tasks.slots);
+}
+
+const struct ns_event *ns_trace_cpu_events(const struct ns_trace *trace, int cpu,
+					   uint64_t *count)
+{
+	if (cpu < 0 || cpu >= trace->nr_cpus) {
+		*count = 0;
+		return NULL;
+	}
+	*count = trace->cpus[cpu].nr_events;
+	return trace->cpus[cpu].events;
+}
+
+const struct ns_run *ns_trace_cpu_runs(const struct ns_trace *trace, int cpu, uint64_t *count)
+{
+	if (cpu < 0 || cpu >= trace->nr_cpus) {
+		*count = 0;
+		return NULL;
+	}
+	*count = trace->cpus[cpu].nr_runs;
+	return trace->cpus[cpu].runs;
+}
+
+uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_t ts_ns)
+{
+	const struct ns_cpu *c;
+	uint64_t lo = 0, hi;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus)
+		return 0;
+	c = &trace->cpus[cpu];
+	hi = c->nr_events;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (c->events[mid].ts_ns < ts_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const char *ns_trace_task_comm(const struct ns_trace *trace, int pid)
+{
+	const struct ns_task *task;
+
+	if (pid == 0)
+		return "<idle>";
+	task = ns_tasks_find(&trace->tasks, pid);
+	if (task && task->comm[0])
+		return task->comm;
+	return tep_data_comm_from_pid(trace->tep, pid);
+}
+
+const char *ns_trace_event_name(const struct ns_trace *trace, int type)
+{
+	struct tep_event *event = tep_find_event(trace->tep, type);
+
+	return event ? event->name : "(NULL)";
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Event text on demand: an event is read back from the file only when it is
+ * shown or exported, and its columns are printed by libtraceevent (plugins
+ * loaded) with the very calls and formats `trace-cmd report` uses, so that
+ * both print the same characters. Reading consecutive events of a CPU goes
+ * through tracecmd_read_data(); a jump goes through tracecmd_read_at().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace-int.h"
+
+static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
+{
+	uint64_t lo = 0, hi = c->nr_pages;
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (c->pages[mid].first_idx <= idx)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * ns_trace_read - read event (cpu, idx) back from the file
+ * Returns a record to free with tracecmd_free_record() before the next call
+ * (the handle may be recycled then), or NULL.
+ */
+struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx)
+{
+	struct ns_cpu *c;
+	struct tep_record *rec;
+	int rcpu = -1;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
+		return NULL;
+	if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES && ns_trace_recycle(trace))
+		return NULL;
+	if (!trace->handle)
+		return NULL;
+	c = &trace->cpus[cpu];
+	if (c->have_next && c->next_idx == idx) {
+		rec = tracecmd_read_data(trace->handle, cpu);
+	} else {
+		uint64_t off = c->pages[page_of(c, idx)].offset + c->events[idx].page_off;
+
+		rec = tracecmd_read_at(trace->handle, off, &rcpu);
+		if (rec && rcpu != cpu) {
+			tracecmd_free_record(rec);
+			rec = NULL;
+		}
+	}
+	/* the index and the file must agree, or we would show another event */
+	if (rec && rec->ts != c->events[idx].ts_ns) {
+		tracecmd_free_record(rec);
+		rec = NULL;
+	}
+	c->have_next = rec != NULL;
+	c->next_idx = idx + 1;
+	if (rec)
+		ns_trace_count_page(trace, c, rec->offset & ~(uint64_t)(trace->page_size - 1));
+	return rec;
+}
+
+static long long missed_before(const struct ns_cpu *c, uint64_t idx)
+{
+	uint64_t lo = 0, hi = c->nr_missed;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (c->missed[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nr_missed && c->missed[lo].idx == idx ? c->missed[lo].count : 0;
+}
+
+/* The comm report prints for @pid at @row (row UINT64_MAX: look it up). */
+static const char *row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row, int pid)
+{
+	const struct ns_task *task = ns_tasks_find(&trace->tasks, pid);
+
+	if (task && task->unknown_until >= 0) {
+		if (row == UINT64_MAX)
+			row = ns_trace_row_of(trace, cpu, idx);
+		if (row <= (uint64_t)task->unknown_until)
+			return "<...>";
+	}
+	return tep_data_comm_from_pid(trace->tep, pid);
+}
+
+static void copy_seq(char *dst, size_t len, struct trace_seq *s)
+{
+	trace_seq_terminate(s);
+	snprintf(dst, len, "%s", s->buffer);
+	trace_seq_reset(s);
+}
+
+/* Fill @txt from @rec; @time_raw gets the time exactly as report pads it. */
+static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			 struct tep_record *rec, struct ns_event_text *txt,
+			 char *time_raw, size_t time_len)
+{
+	struct tep_handle *tep = trace->tep;
+	struct tep_event *event;
+	struct trace_seq s;
+	const char *p;
+	size_t n;
+
+	trace_seq_init(&s);
+	txt->pid = trace->cpus[cpu].events[idx].pid;
+	txt->cpu = cpu;
+	snprintf(txt->comm, sizeof(txt->comm), "%s", row_comm(trace, cpu, idx, row, txt->pid));
+
+	tep_print_event(tep, &s, rec, "%s", TEP_PRINT_LATENCY);
+	copy_seq(txt->latency, sizeof(txt->latency), &s);
+
+	tep_print_event(tep, &s, rec, trace->in_usecs ? "%6.1000d" : "%12d", TEP_PRINT_TIME);
+	copy_seq(time_raw, time_len, &s);
+	for (p = time_raw; *p == ' '; p++)
+		;
+	snprintf(txt->time, sizeof(txt->time), "%s", p);
+
+	event = tep_find_event_by_record(tep, rec);
+	snprintf(txt->event, sizeof(txt->event), "%s", event ? event->name : "(NULL)");
+
+	tep_print_event(tep, &s, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	n = s.len;
+	/* report drops one trailing newline from the line */
+	if (n && s.buffer[n - 1] == '\n')
+		n--;
+	if (txt->info_size < n + 1) {
+		char *ni = realloc(txt->info, n + 1);
+
+		if (!ni) {
+			trace_seq_destroy(&s);
+			return -ENOMEM;
+		}
+		txt->info = ni;
+		txt->info_size = n + 1;
+	}
+	memcpy(txt->info, s.buffer, n);
+	txt->info[n] = '\0';
+	trace_seq_destroy(&s);
+
+	txt->missed = missed_before(&trace->cpus[cpu], idx);
+	return 0;
+}
+
+int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_event_text *txt)
+{
+	struct tep_record *rec;
+	char time_raw[32];
+	int ret;
+
+	rec = ns_trace_read(trace, cpu, idx);
+	if (!rec)
+		return -EIO;
+	ret = format_record(trace, cpu, idx, UINT64_MAX, rec, txt, time_raw, sizeof(time_raw));
+	tracecmd_free_record(rec);
+	return ret;
+}
+
+void ns_event_text_free(struct ns_event_text *txt)
+{
+	free(txt->info);
+	txt->info = NULL;
+	txt->info_size = 0;
+}
+
+static void export_line(struct ns_trace *trace, FILE *out, const struct ns_event_text *txt,
+			const char *time_raw)
+{
+	size_t len = strlen(txt->event);
+
+	if (txt->missed > 0)
+		fprintf(out, "CPU:%d [%lld EVENTS DROPPED]\n", txt->cpu, txt->missed);
+	else if (txt->missed < 0)
+		fprintf(out, "CPU:%d [EVENTS DROPPED]\n", txt->cpu);
+	fprintf(out, "%16s-%-5d [%03d]%s%s: %s: %*s%s\n", txt->comm, txt->pid, txt->cpu,
+		trace->in_usecs ? " " : "", time_raw, txt->event,
+		len < 20 ? (int)(20 - len) : 0, "", txt->info);
+}
+
+int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row)
+{
+	struct ns_event_text txt = { 0 };
+	struct ns_pos pos[4096];
+	char time_raw[32];
+	uint64_t row = first_row;
+	int ret = 0;
+
+	if (end_row > trace->nr_events)
+		end_row = trace->nr_events;
+	fprintf(out, "cpus=%d\n", trace->nr_cpus);
+	while (row < end_row) {
+		size_t want = end_row - row < 4096 ? end_row - row : 4096;
+		size_t got = ns_trace_rows(trace, row, want, pos), i;
+
+		if (!got) {
+			ret = -EIO;
+			break;
+		}
+		for (i = 0; i < got; i++, row++) {
+			struct tep_record *rec = ns_trace_read(trace, pos[i].cpu, pos[i].idx);
+
+			if (!rec) {
+				ret = -EIO;
+				goto out;
+			}
+			ret = format_record(trace, pos[i].cpu, pos[i].idx, row, rec, &txt,
+					    time_raw, sizeof(time_raw));
+			tracecmd_free_record(rec);
+			if (ret)
+				goto out;
+			export_line(trace, out, &txt, time_raw);
+		}
+	}
+out:
+	ns_event_text_free(&txt);
+	if (!ret && (fflush(out) || ferror(out)))
+		ret = -EIO;
+	return ret;
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The merged order of events across CPUs, the order `trace-cmd report`
+ * prints: repeatedly take the CPU whose next event has the smallest
+ * timestamp, the lower CPU on a tie. Checkpoints every NS_ORDER_STRIDE rows
+ * (see trace-int.h) turn "which event is row r" and "which row is this
+ * event" into a binary search plus at most NS_ORDER_STRIDE merge steps. The
+ * merge keeps a binary heap of CPUs keyed by (timestamp, cpu), which picks
+ * exactly what report's linear scan picks.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace-int.h"
+
+struct merger {
+	const struct ns_trace *trace;
+	uint64_t *pos;		/* events consumed, per CPU */
+	int *heap;		/* CPUs with events left, min (ts, cpu) on top */
+	int n;
+};
+
+static uint64_t head_ts(const struct merger *m, int cpu)
+{
+	return m->trace->cpus[cpu].events[m->pos[cpu]].ts_ns;
+}
+
+static bool before(const struct merger *m, int a, int b)
+{
+	uint64_t ta = head_ts(m, a), tb = head_ts(m, b);
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void sift_down(struct merger *m, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, s = i, tmp;
+
+		if (l < m->n && before(m, m->heap[l], m->heap[s]))
+			s = l;
+		if (r < m->n && before(m, m->heap[r], m->heap[s]))
+			s = r;
+		if (s == i)
+			return;
+		tmp = m->heap[i];
+		m->heap[i] = m->heap[s];
+		m->heap[s] = tmp;
+		i = s;
+	}
+}
+
+/* Start merging with @pos events of each CPU consumed (all zero if NULL). */
+static int merger_init(struct merger *m, const struct ns_trace *trace, const uint64_t *pos)
+{
+	int cpu, i;
+
+	m->trace = trace;
+	m->n = 0;
+	m->pos = calloc(trace->nr_cpus + 1, sizeof(*m->pos));
+	m->heap = calloc(trace->nr_cpus + 1, sizeof(*m->heap));
+	if (!m->pos || !m->heap) {
+		free(m->pos);
+		free(m->heap);
+		return -ENOMEM;
+	}
+	if (pos)
+		memcpy(m->pos, pos, trace->nr_cpus * sizeof(*pos));
+	for (cpu = 0; cpu < trace->nr_cpus; cpu++)
+		if (m->pos[cpu] < trace->cpus[cpu].nr_events)
+			m->heap[m->n++] = cpu;
+	for (i = m->n / 2 - 1; i >= 0; i--)
+		sift_down(m, i);
+	return 0;
+}
+
+static void merger_free(struct merger *m)
+{
+	free(m->pos);
+	free(m->heap);
+}
+
+/* Take the next event of the merged order; false at the end. */
+static bool merger_next(struct merger *m, struct ns_pos *out)
+{
+	int cpu;
+
+	if (!m->n)
+		return false;
+	cpu = m->heap[0];
+	out->cpu = cpu;
+	out->idx = m->pos[cpu]++;
+	if (m->pos[cpu] >= m->trace->cpus[cpu].nr_events)
+		m->heap[0] = m->heap[--m->n];
+	sift_down(m, 0);
+	return true;
+}
+
+/* Timestamp of the event the merger would take next (UINT64_MAX at the end). */
+static uint64_t merger_peek_ts(const struct merger *m)
+{
+	return m->n ? head_ts(m, m->heap[0]) : UINT64_MAX;
+}
+
+int ns_order_build(struct ns_trace *trace)
+{
+	uint64_t row, ncpu = trace->nr_cpus;
+	struct ns_pos pos;
+	struct merger m;
+	int ret;
+
+	trace->nr_order = trace->nr_events / NS_ORDER_STRIDE + 1;
+	trace->order = calloc(trace->nr_order * (ncpu ? ncpu : 1), sizeof(*trace->order));
+	if (!trace->order)
+		return -ENOMEM;
+	ret = merger_init(&m, trace, NULL);
+	if (ret)
+		return ret;
+	for (row = 0; row < trace->nr_events; row++) {
+		if (row % NS_ORDER_STRIDE == 0)
+			memcpy(&trace->order[row / NS_ORDER_STRIDE * ncpu], m.pos,
+			       ncpu * sizeof(*m.pos));
+		merger_next(&m, &pos);
+	}
+	merger_free(&m);
+	return 0;
+}
+
+static const uint64_t *checkpoint(const struct ns_trace *trace, uint64_t k)
+{
+	return &trace->order[k * trace->nr_cpus];
+}
+
+size_t ns_trace_rows(const struct ns_trace *trace, uint64_t first_row, size_t n,
+		     struct ns_pos *out)
+{
+	uint64_t k, row;
+	struct ns_pos skip;
+	struct merger m;
+	size_t got = 0;
+
+	if (first_row >= trace->nr_events || !n)
+		return 0;
+	k = first_row / NS_ORDER_STRIDE;
+	if (merger_init(&m, trace, checkpoint(trace, k)))
+		return 0;
+	for (row = k * NS_ORDER_STRIDE; row < first_row; row++)
+		merger_next(&m, &skip);
+	while (got < n && merger_next(&m, &out[got]))
+		got++;
+	merger_free(&m);
+	return got;
+}
+
+uint64_t ns_trace_row_of(const struct ns_trace *trace, int cpu, uint64_t idx)
+{
+	uint64_t lo = 0, hi, row;
+	struct ns_pos pos;
+	struct merger m;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
+		return trace->nr_events;
+	/* the last checkpoint at which (cpu, idx) was not yet taken */
+	hi = trace->nr_order;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (checkpoint(trace, mid)[cpu] <= idx)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (merger_init(&m, trace, checkpoint(trace, lo)))
+		return trace->nr_events;
+	for (row = lo * NS_ORDER_STRIDE; merger_next(&m, &pos); row++)
+		if (pos.cpu == cpu && pos.idx == idx)
+			break;
+	merger_free(&m);
+	return row;
+}
+
+uint64_t ns_trace_row_at_ns(const struct ns_trace *trace, uint64_t ts_ns)
+{
+	uint64_t lo = 0, hi = trace->nr_order, row;
+	struct ns_pos pos;
+	struct merger m;
+
+	if (!trace->nr_events)
+		return 0;
+	/* the last checkpoint whose next event is before ts_ns */
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		uint64_t t;
+
+		if (mid * NS_ORDER_STRIDE >= trace->nr_events ||
+		    merger_init(&m, trace, checkpoint(trace, mid))) {
+			hi = mid;
+			continue;
+		}
+		t = merger_peek_ts(&m);
+		merger_free(&m);
+		if (t < ts_ns)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (merger_init(&m, trace, checkpoint(trace, lo)))
+		return trace->nr_events;
+	for (row = lo * NS_ORDER_STRIDE; merger_peek_ts(&m) < ts_ns; row++)
+		merger_next(&m, &pos);
+	merger_free(&m);
+	return row;
+}
+
+const struct ns_event *ns_trace_row_event(const struct ns_trace *trace, uint64_t row,
+					  struct ns_pos *pos)
+{
+	struct ns_pos p;
+
+	if (ns_trace_rows(trace, row, 1, &p) != 1)
+		return NULL;
+	if (pos)
+		*pos = p;
+	return &trace->cpus[p.cpu].events[p.idx];
+}

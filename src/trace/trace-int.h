@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Private to src/trace: the layout of the index behind struct ns_trace.
+ *
+ * Per CPU the index keeps, in the order the ring buffer holds them:
+ *   events[]  16 bytes per event (timestamp, pid, type, offset in its page)
+ *   pages[]   one entry per ring-buffer page: its offset as libtracecmd
+ *             counts offsets (a file offset for v6, a position in the
+ *             decompressed stream for v7) and the index of its first event
+ *   runs[]    one entry per sched_switch: who ran from when
+ *   missed[]  the few events that follow lost events
+ * An event (cpu, idx) is read back with tracecmd_read_at(pages[p].offset +
+ * events[idx].page_off), p found by binary search on pages[].first_idx.
+ *
+ * The merged order (rows, as `trace-cmd report` prints them) is not stored
+ * per event: every NS_ORDER_STRIDE rows a checkpoint keeps how far each
+ * CPU's array has been consumed, and a row is found by merging forward from
+ * the checkpoint before it, at most NS_ORDER_STRIDE steps. With 2 CPUs that
+ * costs 16 bytes per 1024 events. Example, 2 CPUs, stride 4:
+ *   cpu0 ts: 1 3 5 6 9     cpu1 ts: 2 4 7 8
+ *   rows:    c0/0 c1/0 c0/1 c1/1 | c0/2 c0/3 c1/2 c1/3 | c0/4
+ *   checkpoints (consumed cpu0, cpu1): [0,0] [2,2] [4,4]
+ * Ties go to the lower CPU, as in libtracecmd's tracecmd_iterate_events.
+ */
+#ifndef NS_TRACE_INT_H
+#define NS_TRACE_INT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <time.h>
+#include <trace-cmd.h>
+#include "nurseshark/trace.h"
+
+#define NS_ORDER_STRIDE 1024
+#define NS_RECYCLE_BYTES (64ull << 20)
+
+/* Exported by libtracecmd but missing from its public header. */
+int tracecmd_page_size(struct tracecmd_input *handle);
+unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
+#define NS_TRACECMD_FL_IN_USECS (1 << 2)
+#define NS_TRACECMD_FL_COMPRESSION (1 << 5)
+
+/* Where sched_switch and sched_wakeup keep the fields we index. */
+struct sched_fields {
+	struct tep_event *sw, *wakeup, *wakeup_new;
+	struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
+	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
+};
+
+struct ns_page {
+	uint64_t offset;
+	uint64_t first_idx;
+};
+
+struct ns_missed {
+	uint64_t idx;
+	long long count;
+};
+
+struct ns_cpu {
+	struct ns_event *events;
+	uint64_t nr_events, cap_events;
+	struct ns_page *pages;
+	uint64_t nr_pages, cap_pages;
+	struct ns_run *runs;
+	uint64_t nr_runs, cap_runs;
+	struct ns_missed *missed;
+	uint64_t nr_missed, cap_missed;
+	/* the record read last, so that reading the next one is sequential */
+	uint64_t cur_page;
+	uint64_t next_idx;
+	bool have_next;
+};
+
+struct ns_task {
+	int32_t pid;		/* 0: empty slot (pid 0 is never stored) */
+	char comm[20];		/* last comm seen in sched events */
+	/* rows <= unknown_until print "<...>" as report does, -1: none */
+	int64_t unknown_until;
+	char report_comm[20];	/* the name report shows after unknown_until */
+	uint64_t named_on_cpus;	/* while indexing: CPUs (< 64) that named it */
+};
+
+struct ns_tasks {
+	struct ns_task *slots;
+	size_t cap, count;
+};
+
+struct ns_trace {
+	char *path;
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;
+	int nr_cpus;
+	int page_size;
+	bool in_usecs;
+	bool compressed;
+	/*
+	 * libtracecmd 1.3 never frees the chunks it decompresses (free_zpage()
+	 * cannot match them), so reading a compressed trace leaks all of it.
+	 * After NS_RECYCLE_BYTES of pages the handle is closed and opened again.
+	 */
+	uint64_t bytes_read;
+	struct sched_fields sched;
+	off_t file_size;
+	struct timespec file_mtime;
+	struct ns_cpu *cpus;
+	uint64_t nr_events;
+	uint64_t first_ns, last_ns;
+	/* merged order: checkpoint k holds nr_cpus consumed counts at row k*STRIDE */
+	uint64_t *order;
+	uint64_t nr_order;
+	struct ns_tasks tasks;
+};
+
+/* open.c */
+int ns_trace_recycle(struct ns_trace *trace);
+void ns_trace_count_page(struct ns_trace *trace, struct ns_cpu *c, uint64_t page);
+
+/* order.c */
+int ns_order_build(struct ns_trace *trace);
+
+/* tasks.c */
+struct ns_task *ns_tasks_get(struct ns_tasks *tasks, int pid, bool create);
+const struct ns_task *ns_tasks_find(const struct ns_tasks *tasks, int pid);
+void ns_tasks_free(struct ns_tasks *tasks);
+
+/* format.c */
+struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx);
+
+#endif
