@@ -24,17 +24,37 @@ struct ns_bin {
 	uint8_t flags;		/* enum ns_bin_flags; 0: nothing known (no data yet) */
 };
 
+/*
+ * The bins of a trace: summaries of each CPU's runs, built on first use, so
+ * that a column covering a million context switches costs as much as one
+ * covering ten.
+ */
+struct ns_bins;
+
+struct ns_bins *ns_bins_open(const struct ns_trace *trace);
+void ns_bins_close(struct ns_bins *bins);
+/* How many run or summary entries all calls so far have added up (for tests). */
+uint64_t ns_bins_visited(const struct ns_bins *bins);
+
 /**
  * ns_bins_cpu - one bin per column for one CPU
  * @start_ns, @end_ns: the window [start_ns, end_ns)
  * @cols: number of columns; column c covers [ns_window_col_ns(c), ns_window_col_ns(c + 1))
  * @out: @cols bins
  *
- * Cost grows with @cols and log(events), not with the events in the window.
+ * The task of a column is exact while the column holds at most
+ * NS_BINS_EXACT_RUNS context switches; beyond, it comes from mergeable
+ * summaries (Misra-Gries, NS_BINS_SUMMARY_K counters) and is a task whose
+ * time in the column is within 1/(NS_BINS_SUMMARY_K + 1) of the column's
+ * width of the longest-running task's. Cost grows with @cols and
+ * log(switches), not with the events or switches in the window.
  * Returns 0 or a negative errno.
  */
-int ns_bins_cpu(const struct ns_trace *trace, int cpu, uint64_t start_ns, uint64_t end_ns,
+int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_ns,
 		int cols, struct ns_bin *out);
+
+#define NS_BINS_EXACT_RUNS	64
+#define NS_BINS_SUMMARY_K	8
 
 /* Start of column @col of a window of @cols columns (col may be == cols). */
 uint64_t ns_window_col_ns(uint64_t start_ns, uint64_t end_ns, int cols, int col);
@@ -67,9 +87,12 @@ struct ns_marker {
 
 struct ns_view {
 	const struct ns_trace *trace;
+	struct ns_bins *bins;		/* owned: ns_view_free() */
 	uint64_t start_ns, end_ns;	/* graph window [start_ns, end_ns) */
 	int cols;			/* graph columns */
 	uint64_t selected;		/* selected row (0 in an empty trace) */
+	uint64_t selected_ns;		/* its timestamp */
+	int selected_cpu;		/* its CPU (-1 in an empty trace) */
 	uint64_t list_top;		/* first row shown in the list */
 	int list_rows;			/* rows the list pane shows */
 	struct ns_marker marker[NS_NR_MARKERS];
@@ -77,8 +100,12 @@ struct ns_view {
 	int graph_follows;		/* selecting a row brings it into the graph */
 };
 
-void ns_view_init(struct ns_view *view, const struct ns_trace *trace, int cols,
-		  int list_rows);
+/* Returns 0, or -ENOMEM. The window starts as the whole trace. */
+int ns_view_init(struct ns_view *view, const struct ns_trace *trace, int cols,
+		 int list_rows);
+void ns_view_free(struct ns_view *view);
+/* The bins of the current window for one CPU (@out: view->cols bins). */
+int ns_view_bins_cpu(struct ns_view *view, int cpu, struct ns_bin *out);
 /* New pane sizes; keeps the window and the selection visible. */
 void ns_view_resize(struct ns_view *view, int cols, int list_rows);
 

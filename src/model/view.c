@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The view: the graph's time window and its zoom, the selected event, the
+ * list's first row, markers A and B and "graph follows". Zoom keeps the
+ * point of interest at the same column, as KernelShark does, and is bounded
+ * by the whole trace and by NS_VIEW_MIN_NS_PER_COL.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nurseshark/model.h"
+
+/* The range the window may cover: the whole trace, at least cols ns. */
+static void full_range(const struct ns_view *view, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t min_w = (uint64_t)view->cols * NS_VIEW_MIN_NS_PER_COL;
+
+	*lo = ns_trace_first_ns(view->trace);
+	*hi = ns_trace_last_ns(view->trace) + 1;
+	if (*hi - *lo < min_w)
+		*hi = *lo + min_w;
+}
+
+/* Put the window at [start, start + width), clamped into the full range. */
+static void set_window(struct ns_view *view, int64_t start, uint64_t width)
+{
+	uint64_t lo, hi, min_w = (uint64_t)view->cols * NS_VIEW_MIN_NS_PER_COL;
+
+	full_range(view, &lo, &hi);
+	if (width < min_w)
+		width = min_w;
+	if (width > hi - lo)
+		width = hi - lo;
+	if (start < (int64_t)lo)
+		start = (int64_t)lo;
+	if ((uint64_t)start + width > hi)
+		start = (int64_t)(hi - width);
+	view->start_ns = (uint64_t)start;
+	view->end_ns = (uint64_t)start + width;
+}
+
+static void refresh_selected(struct ns_view *view)
+{
+	const struct ns_event *ev;
+	struct ns_pos pos;
+
+	ev = ns_trace_row_event(view->trace, view->selected, &pos);
+	view->selected_ns = ev ? ev->ts_ns : 0;
+	view->selected_cpu = ev ? pos.cpu : -1;
+}
+
+int ns_view_init(struct ns_view *view, const struct ns_trace *trace, int cols, int list_rows)
+{
+	memset(view, 0, sizeof(*view));
+	view->trace = trace;
+	view->bins = ns_bins_open(trace);
+	if (!view->bins)
+		return -ENOMEM;
+	view->cols = cols > 0 ? cols : 1;
+	view->list_rows = list_rows > 0 ? list_rows : 1;
+	view->graph_follows = 1;
+	ns_view_zoom_full(view);
+	refresh_selected(view);
+	return 0;
+}
+
+void ns_view_free(struct ns_view *view)
+{
+	ns_bins_close(view->bins);
+	view->bins = NULL;
+}
+
+int ns_view_bins_cpu(struct ns_view *view, int cpu, struct ns_bin *out)
+{
+	return ns_bins_cpu(view->bins, cpu, view->start_ns, view->end_ns, view->cols, out);
+}
+
+/* Keep the selected row inside the list's rows. */
+static void show_selected(struct ns_view *view)
+{
+	uint64_t n = ns_trace_nr_events(view->trace);
+
+	if (view->selected < view->list_top)
+		view->list_top = view->selected;
+	else if (view->selected >= view->list_top + view->list_rows)
+		view->list_top = view->selected - view->list_rows + 1;
+	if (n > (uint64_t)view->list_rows && view->list_top > n - view->list_rows)
+		view->list_top = n - view->list_rows;
+	else if (n <= (uint64_t)view->list_rows)
+		view->list_top = 0;
+}
+
+void ns_view_resize(struct ns_view *view, int cols, int list_rows)
+{
+	view->cols = cols > 0 ? cols : 1;
+	view->list_rows = list_rows > 0 ? list_rows : 1;
+	set_window(view, (int64_t)view->start_ns, view->end_ns - view->start_ns);
+	show_selected(view);
+}
+
+static bool inside(const struct ns_view *view, uint64_t ts)
+{
+	return ts >= view->start_ns && ts < view->end_ns;
+}
+
+uint64_t ns_view_focus_ns(const struct ns_view *view)
+{
+	const struct ns_marker *m = &view->marker[view->active_marker];
+
+	if (m->set && inside(view, m->ts_ns))
+		return m->ts_ns;
+	if (ns_trace_nr_events(view->trace) && inside(view, view->selected_ns))
+		return view->selected_ns;
+	return view->start_ns + (view->end_ns - view->start_ns) / 2;
+}
+
+void ns_view_zoom_at(struct ns_view *view, int steps, uint64_t focus_ns)
+{
+	uint64_t width = view->end_ns - view->start_ns, nwidth = width;
+	long double frac;
+
+	if (focus_ns < view->start_ns || focus_ns >= view->end_ns)
+		focus_ns = view->start_ns + width / 2;
+	frac = (long double)(focus_ns - view->start_ns) / width;
+	for (; steps > 0 && nwidth > 1; steps--)
+		nwidth /= NS_VIEW_ZOOM_FACTOR;
+	for (; steps < 0 && nwidth < UINT64_MAX / NS_VIEW_ZOOM_FACTOR; steps++)
+		nwidth *= NS_VIEW_ZOOM_FACTOR;
+	/* the focus stays at the same fraction of the window, so the same column */
+	set_window(view, (int64_t)focus_ns - (int64_t)(frac * nwidth), nwidth);
+}
+
+void ns_view_zoom(struct ns_view *view, int steps)
+{
+	ns_view_zoom_at(view, steps, ns_view_focus_ns(view));
+}
+
+void ns_view_zoom_full(struct ns_view *view)
+{
+	uint64_t lo, hi;
+
+	full_range(view, &lo, &hi);
+	set_window(view, (int64_t)lo, hi - lo);
+}
+
+void ns_view_zoom_max(struct ns_view *view)
+{
+	ns_view_zoom_at(view, 64, ns_view_focus_ns(view));
+}
+
+void ns_view_zoom_range(struct ns_view *view, uint64_t a_ns, uint64_t b_ns)
+{
+	uint64_t lo = a_ns < b_ns ? a_ns : b_ns, hi = a_ns < b_ns ? b_ns : a_ns;
+	uint64_t min_w = (uint64_t)view->cols * NS_VIEW_MIN_NS_PER_COL;
+
+	if (hi - lo < min_w) {
+		/* too narrow: the minimum window centred on the range */
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		set_window(view, (int64_t)mid - (int64_t)(min_w / 2), min_w);
+		return;
+	}
+	set_window(view, (int64_t)lo, hi - lo);
+}
+
+int ns_view_zoom_markers(struct ns_view *view)
+{
+	if (!view->marker[NS_MARKER_A].set || !view->marker[NS_MARKER_B].set)
+		return -1;
+	/* +1: the later marker's own event is inside the window */
+	ns_view_zoom_range(view, view->marker[NS_MARKER_A].ts_ns,
+			   view->marker[NS_MARKER_B].ts_ns + 1);
+	return 0;
+}
+
+void ns_view_pan(struct ns_view *view, int64_t cols)
+{
+	uint64_t width = view->end_ns - view->start_ns;
+	int64_t shift = (int64_t)((long double)width * cols / view->cols);
+
+	if (!shift && cols)
+		shift = cols > 0 ? 1 : -1;
+	set_window(view, (int64_t)view->start_ns + shift, width);
+}
+
+/* Centre the window, same width, on @ts unless it is inside already. */
+static void bring_into_graph(struct ns_view *view, uint64_t ts)
+{
+	uint64_t width = view->end_ns - view->start_ns;
+
+	if (!inside(view, ts))
+		set_window(view, (int64_t)ts - (int64_t)(width / 2), width);
+}
+
+void ns_view_select(struct ns_view *view, uint64_t row)
+{
+	uint64_t n = ns_trace_nr_events(view->trace);
+
+	if (!n)
+		return;
+	view->selected = row < n ? row : n - 1;
+	refresh_selected(view);
+	show_selected(view);
+	if (view->graph_follows)
+		bring_into_graph(view, view->selected_ns);
+}
+
+void ns_view_move(struct ns_view *view, int64_t delta_rows)
+{
+	int64_t row = (int64_t)view->selected + delta_rows;
+
+	ns_view_select(view, row < 0 ? 0 : (uint64_t)row);
+}
+
+void ns_view_scroll(struct ns_view *view, int64_t delta_rows)
+{
+	uint64_t n = ns_trace_nr_events(view->trace), max_top;
+	int64_t top = (int64_t)view->list_top + delta_rows;
+
+	if (!n)
+		return;
+	max_top = n > (uint64_t)view->list_rows ? n - view->list_rows : 0;
+	if (top < 0)
+		top = 0;
+	if ((uint64_t)top > max_top)
+		top = (int64_t)max_top;
+	view->list_top = (uint64_t)top;
+	/* the selection stays on screen, as in tig and htop */
+	if (view->selected < view->list_top)
+		ns_view_select(view, view->list_top);
+	else if (view->selected >= view->list_top + view->list_rows)
+		ns_view_select(view, view->list_top + view->list_rows - 1);
+}
+
+int ns_view_nearest_row(const struct ns_view *view, int cpu, int col, uint64_t *row)
+{
+	uint64_t a = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col);
+	uint64_t b = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col + 1);
+	uint64_t mid = a + (b - a) / 2, n, i, best;
+	const struct ns_event *ev = ns_trace_cpu_events(view->trace, cpu, &n);
+
+	if (!n)
+		return -1;
+	i = ns_trace_cpu_lower_bound(view->trace, cpu, mid);
+	if (i == n)
+		best = n - 1;
+	else if (i == 0)
+		best = 0;
+	else
+		best = mid - ev[i - 1].ts_ns <= ev[i].ts_ns - mid ? i - 1 : i;
+	*row = ns_trace_row_of(view->trace, cpu, best);
+	return 0;
+}
+
+void ns_view_set_marker(struct ns_view *view, int which)
+{
+	if (which < 0 || which >= NS_NR_MARKERS || !ns_trace_nr_events(view->trace))
+		return;
+	view->marker[which].set = 1;
+	view->marker[which].row = view->selected;
+	view->marker[which].ts_ns = view->selected_ns;
+	view->active_marker = which;
+}
+
+void ns_view_clear_marker(struct ns_view *view, int which)
+{
+	if (which >= 0 && which < NS_NR_MARKERS)
+		memset(&view->marker[which], 0, sizeof(view->marker[which]));
+}
+
+int ns_view_goto_marker(struct ns_view *view, int which)
+{
+	if (which < 0 || which >= NS_NR_MARKERS || !view->marker[which].set)
+		return -1;
+	view->active_marker = which;
+	ns_view_select(view, view->marker[which].row);
+	bring_into_graph(view, view->marker[which].ts_ns);
+	return 0;
+}
+
+void ns_view_switch_marker(struct ns_view *view)
+{
+	view->active_marker = view->active_marker == NS_MARKER_A ? NS_MARKER_B : NS_MARKER_A;
+}
+
+int ns_view_marker_delta(const struct ns_view *view, int64_t *delta_ns)
+{
+	if (!view->marker[NS_MARKER_A].set || !view->marker[NS_MARKER_B].set)
+		return -1;
+	*delta_ns = (int64_t)(view->marker[NS_MARKER_B].ts_ns - view->marker[NS_MARKER_A].ts_ns);
+	return 0;
+}
+
+char *ns_fmt_ts(char *buf, size_t len, uint64_t ts_ns)
+{
+	uint64_t us = (ts_ns + 500) / 1000;
+
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(us / 1000000),
+		 (unsigned long long)(us % 1000000));
+	return buf;
+}
+
+char *ns_fmt_delta(char *buf, size_t len, int64_t delta_ns)
+{
+	uint64_t mag = delta_ns < 0 ? -(uint64_t)delta_ns : (uint64_t)delta_ns;
+	uint64_t units = (mag + 50) / 100;	/* 100 ns */
+
+	snprintf(buf, len, "%s%llu.%07llu", delta_ns < 0 ? "-" : "",
+		 (unsigned long long)(units / 10000000), (unsigned long long)(units % 10000000));
+	return buf;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The trace layer against `trace-cmd report`: for every trace, our export
+ * must be report's output byte for byte (same events, order, CPU, time,
+ * task, pid, event name and info); the latency flags must be those of
+ * `report -l`; and the row <-> event mappings must agree with each other.
+ */
+#include <stdint.h>
+#include "nurseshark/trace.h"
+#include "traces.h"
+
+static char *slurp_cmd(const char *fmt, const char *path, size_t *len)
+{
+	char cmd[8192], *buf = NULL;
+	size_t cap = 0, n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), fmt, path);
+	p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	*len = 0;
+	for (;;) {
+		if (*len + 65536 > cap) {
+			cap = cap ? cap * 2 : 1 << 20;
+			buf = realloc(buf, cap);
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, p);
+		if (!n)
+			break;
+		*len += n;
+	}
+	buf[*len] = '\0';
+	pclose(p);
+	return buf;
+}
+
+static void first_diff(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t i, line = 1, start = 0;
+
+	for (i = 0; i < alen && i < blen && a[i] == b[i]; i++) {
+		if (a[i] == '\n') {
+			line++;
+			start = i + 1;
+		}
+	}
+	printf("  first difference at line %zu:\n  ours:   %.*s\n  report: %.*s\n", line,
+	       (int)strcspn(a + start, "\n"), a + start, (int)strcspn(b + start, "\n"), b + start);
+}
+
+static void check_export(struct ns_trace *t, const char *path)
+{
+	char *ours = NULL, *theirs;
+	size_t olen = 0, tlen;
+	FILE *mem = open_memstream(&ours, &olen);
+	int ret;
+
+	ret = ns_trace_export(t, mem, 0, ns_trace_nr_events(t));
+	fclose(mem);
+	theirs = slurp_cmd("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
+	CHECK(ret == 0, "export runs: %s", base_name(path));
+	if (theirs && olen == tlen && !memcmp(ours, theirs, olen)) {
+		PASS("export equals trace-cmd report (%llu events): %s",
+		     (unsigned long long)ns_trace_nr_events(t), base_name(path));
+	} else {
+		FAIL("export equals trace-cmd report: %s (%zu vs %zu bytes)", base_name(path),
+		     olen, tlen);
+		if (theirs)
+			first_diff(ours, olen, theirs, tlen);
+	}
+	free(ours);
+	free(theirs);
+}
+
+/* `report -l` lines: "%8.8s-%-5d %3d<flags> <time>: ..." */
+static void check_latency(struct ns_trace *t, const char *path)
+{
+	struct ns_event_text txt = { 0 };
+	size_t len, bad = 0, rows = 0;
+	char *out = slurp_cmd("trace-cmd report -l -i '%s' 2>/dev/null", path, &len);
+	char *line, *save = NULL;
+	uint64_t row = 0;
+
+	if (!out) {
+		FAIL("latency flags: cannot run trace-cmd report -l");
+		return;
+	}
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char flags[32];
+		int pid, cpu;
+		struct ns_pos pos;
+
+		if (strlen(line) < 10 || line[8] != '-' ||
+		    sscanf(line + 9, "%d %d%31s", &pid, &cpu, flags) != 3)
+			continue;
+		if (ns_trace_rows(t, row, 1, &pos) != 1 || ns_trace_format(t, pos.cpu, pos.idx, &txt)) {
+			bad++;
+			break;
+		}
+		if (strcmp(txt.latency, flags) || txt.pid != pid || txt.cpu != cpu) {
+			if (!bad)
+				printf("  row %llu: ours %d %d %s, report -l %d %d %s\n",
+				       (unsigned long long)row, txt.pid, txt.cpu, txt.latency,
+				       pid, cpu, flags);
+			bad++;
+		}
+		row++;
+		rows++;
+	}
+	CHECK(!bad && rows == ns_trace_nr_events(t),
+	      "latency flags equal report -l on %zu rows: %s", rows, base_name(path));
+	ns_event_text_free(&txt);
+	free(out);
+}
+
+/* rows -> positions -> rows, and time -> row, on a spread of rows */
+static void check_mappings(struct ns_trace *t, const char *path)
+{
+	uint64_t n = ns_trace_nr_events(t), row, step = n / 997 + 1, bad = 0;
+	uint64_t prev_ts = 0;
+
+	for (row = 0; row < n; row += step) {
+		struct ns_pos pos;
+		const struct ns_event *ev = ns_trace_row_event(t, row, &pos);
+
+		if (!ev || ns_trace_row_of(t, pos.cpu, pos.idx) != row)
+			bad++;
+		else if (ev->ts_ns < prev_ts)
+			bad++;
+		else if (ns_trace_row_at_ns(t, ev->ts_ns) > row)
+			bad++;
+		else {
+			uint64_t r = ns_trace_row_at_ns(t, ev->ts_ns);
+			const struct ns_event *e2 = ns_trace_row_event(t, r, NULL);
+
+			if (!e2 || e2->ts_ns != ev->ts_ns ||
+			    (r > 0 && ns_trace_row_event(t, r - 1, NULL)->ts_ns >= ev->ts_ns))
+				bad++;
+		}
+		if (ev)
+			prev_ts = ev->ts_ns;
+	}
+	CHECK(bad == 0, "row/position/time mappings agree: %s", base_name(path));
+	CHECK(ns_trace_row_event(t, n, NULL) == NULL, "no event past the end: %s", base_name(path));
+}
+
+int main(void)
+{
+	struct trace_list l;
+	char err[256];
+	int i;
+
+	trace_list_load(&l, 1);
+	for (i = 0; i < l.n; i++) {
+		struct ns_trace *t = ns_trace_open(l.path[i], err, sizeof(err));
+
+		if (!t) {
+			FAIL("open %s: %s", base_name(l.path[i]), err);
+			continue;
+		}
+		check_export(t, l.path[i]);
+		check_mappings(t, l.path[i]);
+		if (i < 2)
+			check_latency(t, l.path[i]);
+		if (ns_trace_nr_events(t))
+			CHECK(ns_trace_index_bytes(t) <= 24 * ns_trace_nr_events(t) + 65536,
+			      "index within 24 bytes per event (%.1f): %s",
+			      (double)ns_trace_index_bytes(t) / ns_trace_nr_events(t),
+			      base_name(l.path[i]));
+		ns_trace_close(t);
+	}
+	return check_failures ? 1 : 0;
+}

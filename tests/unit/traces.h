@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The real traces the unit tests read: the bundled sample, and, when
+ * ../shared is there, the recorded and public ones beside it.
+ */
+#ifndef NS_TEST_TRACES_H
+#define NS_TEST_TRACES_H
+
+#include <glob.h>
+#include "check.h"
+
+struct trace_list {
+	char *path[64];
+	int n;
+};
+
+static inline void trace_list_add(struct trace_list *l, const char *path)
+{
+	if (l->n < 64 && access(path, R_OK) == 0)
+		l->path[l->n++] = strdup(path);
+}
+
+/* @all: also every trace of ../shared/traces/public */
+static inline void trace_list_load(struct trace_list *l, int all)
+{
+	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
+	const char *shared = check_shared();
+	char buf[8192];
+	glob_t g;
+	size_t i;
+
+	l->n = 0;
+	snprintf(buf, sizeof(buf), "%s/contrib/sample.dat", top);
+	trace_list_add(l, buf);
+	if (!shared) {
+		SKIP("shared traces: %s not found, only the bundled sample is checked",
+		     getenv("NS_SHARED") ? getenv("NS_SHARED") : "../shared");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s/traces/sched-v6.dat", shared);
+	trace_list_add(l, buf);
+	if (!all)
+		return;
+	snprintf(buf, sizeof(buf), "%s/traces/public/*.dat", shared);
+	if (glob(buf, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++)
+			trace_list_add(l, g.gl_pathv[i]);
+		globfree(&g);
+	}
+}
+
+static inline const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+#endif
