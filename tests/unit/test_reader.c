@@ -145,6 +145,51 @@ static void check_mappings(struct ns_trace *t, const char *path)
 	CHECK(ns_trace_row_event(t, n, NULL) == NULL, "no event past the end: %s", base_name(path));
 }
 
+/*
+ * A trace with an instance buffer: report prints the instance's events too,
+ * prefixed "extra:", and pads the top buffer's lines to match. Until
+ * instances are shown, the top buffer must be exactly report's other lines.
+ */
+static void check_instance(void)
+{
+	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
+	char path[4096], err[256], *ours = NULL, *theirs, *a, *b, *sa = NULL, *sb = NULL;
+	size_t olen = 0, tlen, lines = 0, bad = 0;
+	struct ns_trace *t;
+	FILE *mem;
+
+	snprintf(path, sizeof(path), "%s/tests/data/instance.dat", top);
+	t = ns_trace_open(path, err, sizeof(err));
+	if (!t) {
+		FAIL("open instance.dat: %s", err);
+		return;
+	}
+	mem = open_memstream(&ours, &olen);
+	ns_trace_export(t, mem, 0, ns_trace_nr_events(t));
+	fclose(mem);
+	theirs = slurp_cmd("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
+	a = strtok_r(ours, "\n", &sa);
+	for (b = strtok_r(theirs, "\n", &sb); b; b = strtok_r(NULL, "\n", &sb)) {
+		if (!strncmp(b, "extra:", 6))
+			continue;
+		while (*b == ' ')
+			b++;
+		while (a && *a == ' ')
+			a++;
+		if (!a || strcmp(a, b)) {
+			if (!bad++)
+				printf("  ours:   %s\n  report: %s\n", a ? a : "(end)", b);
+		}
+		lines++;
+		a = strtok_r(NULL, "\n", &sa);
+	}
+	CHECK(!bad && !a && lines > 1, "instance trace: the top buffer is report's %zu other lines",
+	      lines);
+	free(ours);
+	free(theirs);
+	ns_trace_close(t);
+}
+
 int main(void)
 {
 	struct trace_list l;
@@ -170,5 +215,6 @@ int main(void)
 			      base_name(l.path[i]));
 		ns_trace_close(t);
 	}
+	check_instance();
 	return check_failures ? 1 : 0;
 }

@@ -32,6 +32,8 @@ static inline void trace_list_load(struct trace_list *l, int all)
 	l->n = 0;
 	snprintf(buf, sizeof(buf), "%s/contrib/sample.dat", top);
 	trace_list_add(l, buf);
+	snprintf(buf, sizeof(buf), "%s/tests/data/lost-events.dat", top);
+	trace_list_add(l, buf);
 	if (!shared) {
 		SKIP("shared traces: %s not found, only the bundled sample is checked",
 		     getenv("NS_SHARED") ? getenv("NS_SHARED") : "../shared");
