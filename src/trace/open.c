@@ -3,10 +3,11 @@
  * Opening a trace: one pass per CPU through libtracecmd builds the index
  * described in trace-int.h (events, pages, runs, lost events), then the
  * merged order and the task table. The file is opened read-only and never
- * written. A truncated or corrupt file can make libtracecmd touch mmap()ed
- * pages past the end of the file (SIGBUS) or follow a bad pointer in its
- * error path (SIGSEGV, seen with v6 files cut short); while opening, both are
- * caught and reported as a damaged file instead of killing the viewer.
+ * written. libtracecmd 1.3 checks that the data sections fit in the file,
+ * but crashes in tracecmd_close() on the half-built handle of a file that
+ * fails that check (v6 files cut short), and printf()s its complaint to
+ * stdout: so the handle is opened in two steps, stdout is muted meanwhile,
+ * and a handle that fails is leaked, never closed.
  *
  * libtracecmd maps each CPU's whole data at once, so every page read while
  * indexing would stay resident; release_behind() hands the pages already
@@ -14,8 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,17 +40,6 @@ struct comm_list {
 	struct comm_seen *v;
 	size_t n, cap;
 };
-
-static sigjmp_buf bus_jmp;
-static volatile sig_atomic_t bus_armed;
-
-static void on_fault(int sig)
-{
-	if (bus_armed)
-		siglongjmp(bus_jmp, 1);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
 {
@@ -427,12 +415,30 @@ static int apply_comms(struct ns_trace *trace, struct comm_list *cl)
  */
 static int attach(struct ns_trace *trace)
 {
+	struct tracecmd_input *handle;
+	int out = -1, null_fd, ret, cpu;
 	size_t i;
-	int cpu;
 
-	trace->handle = tracecmd_open(trace->path, 0);
-	if (!trace->handle)
+	/* libtracecmd printf()s "File possibly truncated": keep stdout clean */
+	fflush(stdout);
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null_fd >= 0) {
+		out = dup(STDOUT_FILENO);
+		dup2(null_fd, STDOUT_FILENO);
+		close(null_fd);
+	}
+	handle = tracecmd_open_head(trace->path, 0);
+	ret = handle ? tracecmd_init_data(handle) : -1;
+	fflush(stdout);
+	if (out >= 0) {
+		dup2(out, STDOUT_FILENO);
+		close(out);
+	}
+	if (!handle)
 		return -EIO;
+	if (ret < 0)
+		return -ENODATA;	/* leaked: closing it would crash */
+	trace->handle = handle;
 	trace->tep = tracecmd_get_tep(trace->handle);
 	trace->page_size = tracecmd_page_size(trace->handle);
 	trace->in_usecs = tracecmd_get_flags(trace->handle) & NS_TRACECMD_FL_IN_USECS;
@@ -519,7 +525,6 @@ out:
 
 struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
 {
-	struct sigaction sa = { 0 }, old_bus, old_segv;
 	struct stat st;
 	struct ns_trace *trace;
 	int ret;
@@ -536,28 +541,15 @@ struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 
-	sa.sa_handler = on_fault;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &old_bus);
-	sigaction(SIGSEGV, &sa, &old_segv);
-	if (sigsetjmp(bus_jmp, 1)) {
-		bus_armed = 0;
-		sigaction(SIGBUS, &old_bus, NULL);
-		sigaction(SIGSEGV, &old_segv, NULL);
-		set_err(err, err_len, "damaged trace: truncated or corrupt data");
-		/* libtracecmd's state is unknown here: leak it rather than touch it */
-		trace->handle = NULL;
-		ns_trace_close(trace);
-		return NULL;
-	}
-	bus_armed = 1;
-
 	if (stat(path, &st) == 0) {
 		trace->file_size = st.st_size;
 		trace->file_mtime = st.st_mtim;
 	}
-	if (attach(trace)) {
-		set_err(err, err_len, "cannot read it as a trace.dat (truncated or corrupt header)");
+	ret = attach(trace);
+	if (ret) {
+		set_err(err, err_len, ret == -ENODATA ?
+			"truncated or corrupt: the event data ends before the file says" :
+			"cannot read it as a trace.dat (truncated or corrupt header)");
 		goto fail;
 	}
 	trace->nr_cpus = tep_get_cpus(trace->tep);
@@ -582,15 +574,9 @@ struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
 		set_err(err, err_len, "cannot index events: %s", strerror(-ret));
 		goto fail;
 	}
-	bus_armed = 0;
-	sigaction(SIGBUS, &old_bus, NULL);
-	sigaction(SIGSEGV, &old_segv, NULL);
 	return trace;
 
 fail:
-	bus_armed = 0;
-	sigaction(SIGBUS, &old_bus, NULL);
-	sigaction(SIGSEGV, &old_segv, NULL);
 	ns_trace_close(trace);
 	return NULL;
 nomem:
