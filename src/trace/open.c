@@ -410,6 +410,29 @@ static int apply_comms(struct ns_trace *trace, struct comm_list *cl)
 }
 
 /*
+ * Whether report prints times as seconds.microseconds (else raw counts).
+ * libtracecmd decides from the clock's name, but parses an empty TRACECLOCK
+ * option (common in files of trace-cmd 2.x) by reading past its buffer, so
+ * that a name made of leftover heap bytes can flip the flag from run to run
+ * (trace-cmd report itself flips about one run in 200). A name that is no
+ * clock at all is taken as libtracecmd's own fallback, the local clock.
+ */
+static bool clock_in_usecs(struct tracecmd_input *handle)
+{
+	static const char *const clocks[] = {
+		"local", "global", "counter", "uptime", "perf", "mono", "mono_raw",
+		"boot", "tai", "x86-tsc", "tsc2nsec", "arm64-tsc", "ppc-tb",
+	};
+	const char *clock = tracecmd_get_trace_clock(handle);
+	size_t i;
+
+	for (i = 0; clock && i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcmp(clock, clocks[i]))
+			return tracecmd_get_flags(handle) & NS_TRACECMD_FL_IN_USECS;
+	return true;
+}
+
+/*
  * Open the file through libtracecmd and make its tep know what the index
  * knows: sched fields, and the task names report learns while printing.
  */
@@ -441,7 +464,7 @@ static int attach(struct ns_trace *trace)
 	trace->handle = handle;
 	trace->tep = tracecmd_get_tep(trace->handle);
 	trace->page_size = tracecmd_page_size(trace->handle);
-	trace->in_usecs = tracecmd_get_flags(trace->handle) & NS_TRACECMD_FL_IN_USECS;
+	trace->in_usecs = clock_in_usecs(trace->handle);
 	trace->compressed = tracecmd_get_flags(trace->handle) & NS_TRACECMD_FL_COMPRESSION;
 	trace->bytes_read = 0;
 	find_sched_fields(trace->tep, &trace->sched);

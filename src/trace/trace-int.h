@@ -37,6 +37,7 @@
 /* Exported by libtracecmd but missing from its public header. */
 int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 #define NS_TRACECMD_FL_IN_USECS (1 << 2)
 #define NS_TRACECMD_FL_COMPRESSION (1 << 5)
 

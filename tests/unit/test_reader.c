@@ -54,12 +54,23 @@ static void check_export(struct ns_trace *t, const char *path)
 	char *ours = NULL, *theirs;
 	size_t olen = 0, tlen;
 	FILE *mem = open_memstream(&ours, &olen);
-	int ret;
+	int ret, tries;
 
 	ret = ns_trace_export(t, mem, 0, ns_trace_nr_events(t));
 	fclose(mem);
-	theirs = slurp_cmd("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
 	CHECK(ret == 0, "export runs: %s", base_name(path));
+	/*
+	 * On files with an empty TRACECLOCK option, libtracecmd reads past a
+	 * buffer and report's time format flips about one run in 200: a
+	 * difference gets two more runs of report before it counts.
+	 */
+	for (tries = 0; tries < 3; tries++) {
+		theirs = slurp_cmd("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
+		if (!theirs || (olen == tlen && !memcmp(ours, theirs, olen)))
+			break;
+		if (tries < 2)
+			free(theirs);
+	}
 	if (theirs && olen == tlen && !memcmp(ours, theirs, olen)) {
 		PASS("export equals trace-cmd report (%llu events): %s",
 		     (unsigned long long)ns_trace_nr_events(t), base_name(path));
