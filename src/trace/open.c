@@ -7,7 +7,9 @@
  * but crashes in tracecmd_close() on the half-built handle of a file that
  * fails that check (v6 files cut short), and printf()s its complaint to
  * stdout: so the handle is opened in two steps, stdout is muted meanwhile,
- * and a handle that fails is leaked, never closed.
+ * and a handle that fails is leaked, never closed. libtraceevent's format
+ * parser can crash on a corrupt header (found by fuzzing), so the header is
+ * first parsed in a child process: a crash there is a clear error here.
  *
  * libtracecmd maps each CPU's whole data at once, so every page read while
  * indexing would stay resident; release_behind() hands the pages already
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "trace-int.h"
@@ -106,6 +109,33 @@ static int check_file(const char *path, char *err, size_t err_len)
 		return -1;
 	}
 	return 0;
+}
+
+/* Parse the header in a child: 0, -EIO if unreadable, -EFAULT if it crashed. */
+static int probe_header(const char *path)
+{
+	int status, fd;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* no child: go on without the probe */
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		_exit(tracecmd_open_head(path, 0) ? 0 : 1);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFSIGNALED(status))
+		return -EFAULT;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
 static struct tep_format_field *field(struct tep_event *ev, const char *name)
@@ -567,6 +597,13 @@ struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
 	if (stat(path, &st) == 0) {
 		trace->file_size = st.st_size;
 		trace->file_mtime = st.st_mtim;
+	}
+	ret = probe_header(path);
+	if (ret) {
+		set_err(err, err_len, ret == -EFAULT ?
+			"corrupt header: its event formats crash libtraceevent's parser" :
+			"cannot read it as a trace.dat (truncated or corrupt header)");
+		goto fail;
 	}
 	ret = attach(trace);
 	if (ret) {
