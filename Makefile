@@ -84,6 +84,10 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/bench.sh $(TRACE)
 
+# The man page's KEYS table and the README's screenshot come from the binary.
+docs: all
+	$(Q)contrib/gen-docs.sh update $(BUILD)/nurseshark
+
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
 	install -m 755 $(BUILD)/nurseshark $(DESTDIR)$(bindir)/nurseshark
@@ -95,7 +99,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check-deps tests deps run test bench install uninstall clean
+.PHONY: all check-deps tests deps run test bench docs install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

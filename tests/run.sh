@@ -40,7 +40,7 @@ run_one() {
 }
 
 for t in build/tests/*; do
-	[ -x "$t" ] || continue
+	[ -f "$t" ] && [ -x "$t" ] || continue
 	n=unit/$(basename "$t")
 	[ -n "$only" ] && [[ $n != *$only* ]] && continue
 	run_one "$n" "$t"

@@ -52,7 +52,7 @@ struct ns_task *ns_tasks_get(struct ns_tasks *tasks, int pid, bool create)
 	}
 	if (!create)
 		return NULL;
-	if ((tasks->count + 1) * 2 > tasks->cap &&
+	if ((tasks->count + 1) * 4 > tasks->cap * 3 &&
 	    rehash(tasks, tasks->cap ? tasks->cap * 2 : 256))
 		return NULL;
 	for (i = slot_of(pid, tasks->cap); tasks->slots[i].pid; i = (i + 1) & (tasks->cap - 1))

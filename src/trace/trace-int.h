@@ -75,10 +75,10 @@ struct ns_cpu {
 
 struct ns_task {
 	int32_t pid;		/* 0: empty slot (pid 0 is never stored) */
-	char comm[20];		/* last comm seen in sched events */
+	char comm[16];		/* last comm seen in sched events (TASK_COMM_LEN) */
 	/* rows <= unknown_until print "<...>" as report does, -1: none */
 	int64_t unknown_until;
-	char report_comm[20];	/* the name report shows after unknown_until */
+	char report_comm[16];	/* the name report shows after unknown_until */
 	uint64_t named_on_cpus;	/* while indexing: CPUs (< 64) that named it */
 };
 

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Every user action, once. This one list makes the enum the dispatcher
+ * switches on, the names a config file will use, the default key bindings,
+ * the status-line hints, the help overlay and the man page's KEYS table
+ * (`nurseshark --keys-table`), so none of them can disagree with another.
+ *
+ * ACTION(id, name, any, list, graph, hint, help)
+ *   id     NS_ACT_<id>
+ *   name   the action's name in a config file
+ *   any    keys that run it whichever pane has the focus
+ *   list   keys that run it only when the list has the focus
+ *   graph  keys that run it only when the graph has the focus
+ *   hint   short label for the status line ("" for none)
+ *   help   one line for the help overlay and the man page
+ *
+ * Keys are written in the --keys syntax (see keys.c), separated by spaces;
+ * a word of two keys ("'a") is a sequence. The pane's own keys win over
+ * the "any" keys: h is help in the list but "left" in the graph.
+ */
+#ifndef NS_TUI_ACTIONS_H
+#define NS_TUI_ACTIONS_H
+
+#define NS_TUI_ACTIONS(ACTION)								\
+	ACTION(QUIT, "quit", "q", "", "", "quit", "Quit")				\
+	ACTION(HELP, "help", "? <F1>", "h", "", "help",					\
+	       "Show this help (any key closes it; j/k and PgUp/PgDn scroll it)")	\
+	ACTION(SWITCH_FOCUS, "switch-focus", "<Tab> <S-Tab>", "", "", "focus",		\
+	       "Move the focus between the graph and the list")				\
+	ACTION(MOVE_UP, "move-up", "", "<Up> k <C-p>", "", "",				\
+	       "Select the previous event")						\
+	ACTION(MOVE_DOWN, "move-down", "", "<Down> j <C-n>", "", "",			\
+	       "Select the next event")							\
+	ACTION(PAGE_UP, "page-up", "", "<PageUp> <C-b>", "", "",			\
+	       "Scroll the list up by a page")						\
+	ACTION(PAGE_DOWN, "page-down", "", "<PageDown> <C-f> <Space>", "", "",		\
+	       "Scroll the list down by a page")					\
+	ACTION(MOVE_FIRST, "first-event", "<Home> g", "", "", "",			\
+	       "Select the first event")						\
+	ACTION(MOVE_LAST, "last-event", "<End> G", "", "", "",				\
+	       "Select the last event")							\
+	ACTION(SCROLL_LEFT, "scroll-left", "", "<Left>", "", "",			\
+	       "Scroll the Info column to the left")					\
+	ACTION(SCROLL_RIGHT, "scroll-right", "", "<Right>", "", "",			\
+	       "Scroll the Info column to the right (long lines are cut at the edge)")	\
+	ACTION(CURSOR_LEFT, "cursor-left", "", "", "<Left> h", "",			\
+	       "Move the graph cursor one column to the left")				\
+	ACTION(CURSOR_RIGHT, "cursor-right", "", "", "<Right> l", "",			\
+	       "Move the graph cursor one column to the right")				\
+	ACTION(CURSOR_UP, "cursor-up", "", "", "<Up> k", "",				\
+	       "Move the graph cursor to the CPU above (the rows scroll)")		\
+	ACTION(CURSOR_DOWN, "cursor-down", "", "", "<Down> j", "",			\
+	       "Move the graph cursor to the CPU below (the rows scroll)")		\
+	ACTION(SELECT_NEAREST, "select-nearest", "", "", "<Enter> <Space>", "",		\
+	       "Select the event of the cursor's CPU nearest to the cursor's column")	\
+	ACTION(ZOOM_IN, "zoom-in", "+ =", "", "", "zoom",				\
+	       "Zoom in by 2 around the focus (graph: the cursor; list: marker or selection)") \
+	ACTION(ZOOM_OUT, "zoom-out", "-", "", "", "out",				\
+	       "Zoom out by 2 around the same focus")					\
+	ACTION(ZOOM_MAX, "zoom-max", "Z", "", "", "",					\
+	       "Zoom all the way in (1 ns per column) around the focus")		\
+	ACTION(ZOOM_FULL, "zoom-full", "0 z", "", "", "",				\
+	       "Zoom all the way out: the whole trace")					\
+	ACTION(ZOOM_MARKERS, "zoom-markers", "r", "", "", "",				\
+	       "Zoom to the range between markers A and B")				\
+	ACTION(PAN_LEFT, "pan-left", "[ <S-Left>", "", "", "",				\
+	       "Move the graph window one column back in time")				\
+	ACTION(PAN_RIGHT, "pan-right", "] <S-Right>", "", "", "",			\
+	       "Move the graph window one column forward in time")			\
+	ACTION(PAN_PAGE_LEFT, "pan-page-left", "<lt> {", "", "<PageUp>", "",		\
+	       "Move the graph window back by its width")				\
+	ACTION(PAN_PAGE_RIGHT, "pan-page-right", "> }", "", "<PageDown>", "",		\
+	       "Move the graph window forward by its width")				\
+	ACTION(SET_MARKER_A, "set-marker-a", "a", "", "", "A",				\
+	       "Put marker A on the selected event (A becomes the active marker)")	\
+	ACTION(SET_MARKER_B, "set-marker-b", "b", "", "", "B",				\
+	       "Put marker B on the selected event (B becomes the active marker)")	\
+	ACTION(GOTO_MARKER_A, "goto-marker-a", "A 'a `a", "", "", "",			\
+	       "Select the event of marker A and bring it into the graph")		\
+	ACTION(GOTO_MARKER_B, "goto-marker-b", "B 'b `b", "", "", "",			\
+	       "Select the event of marker B and bring it into the graph")		\
+	ACTION(SWITCH_MARKER, "switch-marker", "m", "", "", "",				\
+	       "Make the other marker the active one (zoom keeps it in place)")		\
+	ACTION(CLEAR_MARKER, "clear-marker", "x", "", "", "",				\
+	       "Remove the active marker")						\
+	ACTION(TOGGLE_FOLLOW, "toggle-follow", "f", "", "", "follow",			\
+	       "Toggle \"graph follows\": selecting an event brings it into the graph")	\
+	ACTION(REDRAW, "redraw", "<C-l>", "", "", "",					\
+	       "Redraw the whole screen")
+
+enum ns_tui_action {
+	NS_ACT_NONE = -1,
+#define NS_TUI_ACTION_ENUM(id, name, any, list, graph, hint, help) NS_ACT_##id,
+	NS_TUI_ACTIONS(NS_TUI_ACTION_ENUM)
+#undef NS_TUI_ACTION_ENUM
+	NS_NR_ACTIONS,
+};
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one door of every input. Keys from the terminal and from --snapshot,
+ * mouse clicks and resizes all come through ns_tui_input(): keys go through
+ * the key map to an action, mouse events are placed on the panes. While the
+ * help is shown, the list's movement keys scroll it and anything else
+ * closes it.
+ */
+#include "tui-int.h"
+
+#define NS_TUI_WHEEL_ROWS	3	/* list rows per wheel notch */
+
+/* Keys that terminals send in more than one way. */
+static int normal_key(int key)
+{
+	switch (key) {
+	case '\r':
+	case KEY_ENTER:
+		return '\n';
+	case 127:
+	case 8:
+		return KEY_BACKSPACE;
+	default:
+		return key;
+	}
+}
+
+static void help_key(struct ns_tui *t, int key)
+{
+	int rows = ns_tui_help_rows(t), last = ns_tui_help_nr_lines(t) - rows;
+	enum ns_tui_action act = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_LIST, key);
+
+	if (act == NS_ACT_NONE && t->keymap.nr_pending)
+		return;
+	switch (act) {
+	case NS_ACT_MOVE_UP:
+		t->help_top--;
+		break;
+	case NS_ACT_MOVE_DOWN:
+		t->help_top++;
+		break;
+	case NS_ACT_PAGE_UP:
+		t->help_top -= rows;
+		break;
+	case NS_ACT_PAGE_DOWN:
+		t->help_top += rows;
+		break;
+	case NS_ACT_MOVE_FIRST:
+		t->help_top = 0;
+		break;
+	case NS_ACT_MOVE_LAST:
+		t->help_top = last;
+		break;
+	default:
+		t->help_shown = 0;
+		return;
+	}
+	if (t->help_top > last)
+		t->help_top = last;
+	if (t->help_top < 0)
+		t->help_top = 0;
+}
+
+static void key(struct ns_tui *t, int key)
+{
+	enum ns_tui_action act;
+
+	key = normal_key(key);
+	if (t->help_shown) {
+		help_key(t, key);
+		return;
+	}
+	act = ns_tui_keymap_feed(&t->keymap,
+				 t->focus == NS_FOCUS_GRAPH ? NS_SCOPE_GRAPH : NS_SCOPE_LIST, key);
+	if (act != NS_ACT_NONE)
+		ns_tui_run_action(t, act);
+}
+
+/* The graph column under screen column @x, clamped into the graph. */
+static int graph_col(const struct ns_tui *t, int x)
+{
+	int col = x - t->lay.label_w;
+
+	if (col < 0)
+		return 0;
+	return col < t->lay.graph_cols ? col : t->lay.graph_cols - 1;
+}
+
+static int in_graph(const struct ns_tui *t, int x, int y)
+{
+	return y >= t->lay.graph_y && y < t->lay.graph_y + t->lay.graph_h && x >= t->lay.label_w;
+}
+
+/* The CPU of screen row @y, or -1 on the ruler. */
+static int graph_cpu(const struct ns_tui *t, int y)
+{
+	int r = y - t->lay.cpu_y;
+
+	return r >= 0 && r < t->lay.cpu_rows ? t->cpu_top + r : -1;
+}
+
+/* The list row under screen row @y, or -1 off the list's rows. */
+static int64_t list_row(const struct ns_tui *t, int y)
+{
+	int r = y - t->lay.list_y - 1;
+
+	if (r < 0 || r >= t->lay.list_h - 1)
+		return -1;
+	if (t->view.list_top + r >= ns_trace_nr_events(t->trace))
+		return -1;
+	return (int64_t)(t->view.list_top + r);
+}
+
+static void press(struct ns_tui *t, int x, int y)
+{
+	int64_t row = list_row(t, y);
+
+	if (in_graph(t, x, y)) {
+		t->pressed = 1;
+		t->press_x = x;
+		t->press_y = y;
+		t->focus = NS_FOCUS_GRAPH;
+		t->cursor_col = graph_col(t, x);
+		if (graph_cpu(t, y) >= 0) {
+			t->cursor_cpu = graph_cpu(t, y);
+			ns_tui_show_cursor_cpu(t);
+		}
+	} else if (row >= 0) {
+		t->focus = NS_FOCUS_LIST;
+		ns_view_select(&t->view, (uint64_t)row);
+	}
+}
+
+static void release(struct ns_tui *t, int x, int y)
+{
+	int a, b;
+
+	if (!t->pressed)
+		return;
+	t->pressed = 0;
+	a = graph_col(t, t->press_x);
+	b = graph_col(t, x);
+	if (a != b) {
+		/* a drag: zoom to the columns it covered */
+		int lo = a < b ? a : b, hi = a < b ? b : a;
+		const struct ns_view *v = &t->view;
+
+		ns_view_zoom_range(&t->view, ns_window_col_ns(v->start_ns, v->end_ns, v->cols, lo),
+				   ns_window_col_ns(v->start_ns, v->end_ns, v->cols, hi + 1));
+		t->cursor_col = t->view.cols / 2;
+	} else if (graph_cpu(t, t->press_y) >= 0) {
+		ns_tui_run_action(t, NS_ACT_SELECT_NEAREST);
+	}
+}
+
+static void wheel(struct ns_tui *t, int x, int y, int steps)
+{
+	if (in_graph(t, x, y)) {
+		t->cursor_col = graph_col(t, x);
+		ns_view_zoom_at(&t->view, steps, ns_tui_col_mid_ns(t, t->cursor_col));
+	} else if (y >= t->lay.list_y && y < t->lay.list_y + t->lay.list_h) {
+		ns_view_scroll(&t->view, -steps * NS_TUI_WHEEL_ROWS);
+	}
+}
+
+static void mouse(struct ns_tui *t, const struct ns_tui_input *in)
+{
+	if (t->help_shown) {
+		if (in->kind == NS_IN_WHEEL_UP || in->kind == NS_IN_WHEEL_DOWN)
+			help_key(t, in->kind == NS_IN_WHEEL_UP ? KEY_UP : KEY_DOWN);
+		else if (in->kind == NS_IN_PRESS)
+			t->help_shown = 0;
+		return;
+	}
+	if (t->lay.too_small)
+		return;
+	switch (in->kind) {
+	case NS_IN_PRESS:
+		press(t, in->x, in->y);
+		break;
+	case NS_IN_RELEASE:
+		release(t, in->x, in->y);
+		break;
+	case NS_IN_WHEEL_UP:
+		wheel(t, in->x, in->y, 1);
+		break;
+	case NS_IN_WHEEL_DOWN:
+		wheel(t, in->x, in->y, -1);
+		break;
+	}
+}
+
+/**
+ * ns_tui_input - handle one key, mouse event or resize
+ * A resize must already have been applied to curses (resizeterm).
+ */
+void ns_tui_input(struct ns_tui *t, const struct ns_tui_input *in)
+{
+	uint64_t selected = t->view.selected;
+
+	t->message[0] = '\0';
+	switch (in->kind) {
+	case NS_IN_KEY:
+		key(t, in->key);
+		break;
+	case NS_IN_RESIZE:
+		if (ns_tui_layout(t, in->x, in->y))
+			ns_tui_message(t, "Out of memory");
+		break;
+	default:
+		mouse(t, in);
+		break;
+	}
+	/* with more CPUs than rows, "graph follows" also scrolls to the selection's CPU */
+	if (t->view.selected != selected && t->view.graph_follows && t->focus == NS_FOCUS_LIST &&
+	    t->view.selected_cpu >= 0) {
+		t->cursor_cpu = t->view.selected_cpu;
+		ns_tui_show_cursor_cpu(t);
+	}
+}

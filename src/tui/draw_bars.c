@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The two text bars. The marker bar, between graph and list, reads
+ *   A: 10171.572790  B: 10171.600000  B-A: 0.0272100
+ *   Window: 10171.572790-10174.502791 (2.9300001 s)  follow:on
+ * on one row when the terminal is wide enough, else on two; its fields have
+ * fixed widths so that nothing moves while markers come and go. Scripts
+ * and tests read these words, so they are part of the interface.
+ * The status line at the bottom shows the focused pane, key hints made from
+ * the action table, the position, and one-shot messages.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui-int.h"
+
+#define NS_TUI_BAR_GAP	"  "
+
+struct seg {
+	char text[64];
+	int role;
+};
+
+/* The bar's fields; [0, 3) are the markers' row, [3, 5) the window's. */
+static void bar_segs(const struct ns_tui *t, struct seg s[5])
+{
+	const struct ns_view *v = &t->view;
+	char a[32] = "-", b[32] = "-", d[32] = "-", st[32], en[32], w[32];
+	int tw = ns_tui_ts_width(t->trace), m;
+	int64_t delta;
+
+	for (m = 0; m < NS_NR_MARKERS; m++) {
+		if (v->marker[m].set)
+			ns_fmt_ts(m ? b : a, sizeof(a), v->marker[m].ts_ns);
+	}
+	if (!ns_view_marker_delta(v, &delta))
+		ns_fmt_delta(d, sizeof(d), delta);
+	snprintf(s[0].text, sizeof(s[0].text), "A: %-*s", tw, a);
+	snprintf(s[1].text, sizeof(s[1].text), "B: %-*s", tw, b);
+	snprintf(s[2].text, sizeof(s[2].text), "B-A: %-*s", tw + 1, d);
+	snprintf(s[3].text, sizeof(s[3].text), "Window: %s-%s (%s s)",
+		 ns_fmt_ts(st, sizeof(st), v->start_ns), ns_fmt_ts(en, sizeof(en), v->end_ns),
+		 ns_fmt_delta(w, sizeof(w), (int64_t)(v->end_ns - v->start_ns)));
+	snprintf(s[4].text, sizeof(s[4].text), "follow:%s", v->graph_follows ? "on" : "off");
+	for (m = 0; m < 5; m++)
+		s[m].role = NS_ROLE_BAR;
+	s[v->active_marker == NS_MARKER_B ? 1 : 0].role = NS_ROLE_BAR_ACTIVE;
+}
+
+int ns_tui_bar_rows(const struct ns_tui *t, int cols)
+{
+	int tw = ns_tui_ts_width(t->trace), gap = (int)strlen(NS_TUI_BAR_GAP);
+	/* the widest the row gets: a window's width has a decimal more than a time */
+	int markers = 2 * ((int)strlen("A: ") + tw) + (int)strlen("B-A: ") + tw + 1;
+	int window = (int)strlen("Window: - ( s)") + 2 * tw + tw + 1;
+	int follow = (int)strlen("follow:off");
+
+	return cols >= markers + window + follow + 4 * gap ? 1 : 2;
+}
+
+void ns_tui_draw_bar(struct ns_tui *t)
+{
+	struct seg s[5];
+	int i, x = 0, y = 0;
+
+	werase(t->bar);
+	bar_segs(t, s);
+	for (i = 0; i < 5; i++) {
+		int len = (int)strlen(s[i].text);
+
+		if (i == 3 && t->lay.bar_h > 1) {
+			y = 1;
+			x = 0;
+		} else if (i) {
+			x += (int)strlen(NS_TUI_BAR_GAP);
+		}
+		if (x >= t->lay.cols)
+			break;
+		if (len > t->lay.cols - x)
+			len = t->lay.cols - x;
+		ns_tui_put_text(t->bar, &t->glyphs, y, x, len, s[i].text, 0,
+				t->theme.attr[s[i].role]);
+		x += len;
+	}
+}
+
+/* "Tab:focus": the first key of an action, without its angle brackets. */
+static int hint(char *buf, size_t len, enum ns_tui_action act)
+{
+	const struct ns_tui_action_info *a = &ns_tui_actions[act];
+	const char *keys = a->keys[NS_SCOPE_ANY];
+	size_t k;
+
+	if (!keys[0])
+		keys = a->keys[NS_SCOPE_LIST];
+	k = strcspn(keys, " ");
+
+	if (keys[0] == '<' && k > 2)
+		return snprintf(buf, len, "%.*s:%s ", (int)k - 2, keys + 1, a->hint);
+	return snprintf(buf, len, "%.*s:%s ", (int)k, keys, a->hint);
+}
+
+void ns_tui_draw_status(struct ns_tui *t)
+{
+	const struct ns_view *v = &t->view;
+	attr_t attr = t->theme.attr[NS_ROLE_STATUS];
+	char left[256], right[64], ts[32];
+	int act, n, rw, cols = t->lay.cols;
+
+	werase(t->status);
+	ns_tui_fill(t->status, 0, 0, cols, attr);
+	if (t->focus == NS_FOCUS_GRAPH)
+		snprintf(right, sizeof(right), " cursor: CPU%d %s ", t->cursor_cpu,
+			 ns_fmt_ts(ts, sizeof(ts), ns_tui_col_mid_ns(t, t->cursor_col)));
+	else
+		snprintf(right, sizeof(right), " #%llu of %llu ", (unsigned long long)v->selected,
+			 (unsigned long long)ns_trace_nr_events(t->trace));
+	rw = (int)strlen(right);
+	if (rw > cols / 2)
+		rw = 0;
+
+	n = snprintf(left, sizeof(left), "[%s] ", t->focus == NS_FOCUS_GRAPH ? "graph" : "list");
+	if (t->help_shown) {
+		snprintf(left + n, sizeof(left) - n,
+			 "help: j/k PgUp/PgDn scroll, any other key closes");
+	} else if (t->message[0]) {
+		ns_tui_put_text(t->status, &t->glyphs, 0, n, cols - n - rw, t->message, 0,
+				t->theme.attr[NS_ROLE_MESSAGE]);
+		left[n] = '\0';
+	} else {
+		for (act = 0; act < NS_NR_ACTIONS && n < (int)sizeof(left) - 32; act++) {
+			if (ns_tui_actions[act].hint[0])
+				n += hint(left + n, sizeof(left) - n, act);
+		}
+	}
+	ns_tui_put_text(t->status, &t->glyphs, 0, 0, t->message[0] ? (int)strlen(left) : cols - rw,
+			left, 0, attr);
+	if (rw)
+		ns_tui_put_text(t->status, &t->glyphs, 0, cols - rw, rw, right, 0, attr);
+}

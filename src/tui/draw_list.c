@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The list pane: a header, then one event per row in `trace-cmd report`
+ * order with the columns #, CPU, Time, Task, PID, Lat, Event, Info. Only the
+ * rows on screen are read back and formatted (ns_trace_rows, then
+ * ns_trace_format), so a trace of millions of events scrolls as fast as a
+ * small one. A one-column gutter at the left shows the markers' letters;
+ * Info takes the rest of the width and scrolls sideways; its newlines
+ * (stack traces) are shown as the glyph set's separator.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui-int.h"
+
+enum list_col {
+	COL_NUM,
+	COL_CPU,
+	COL_TIME,
+	COL_TASK,
+	COL_PID,
+	COL_LAT,
+	COL_EVENT,
+	COL_INFO,
+	NR_COLS,
+};
+
+static const struct {
+	const char *title;
+	int right;		/* right-aligned (numbers) */
+} col_desc[NR_COLS] = {
+	[COL_NUM] = { "#", 1 },
+	[COL_CPU] = { "CPU", 1 },
+	[COL_TIME] = { "Time", 0 },
+	[COL_TASK] = { "Task", 0 },
+	[COL_PID] = { "PID", 1 },
+	[COL_LAT] = { "Lat", 0 },
+	[COL_EVENT] = { "Event", 0 },
+	[COL_INFO] = { "Info", 0 },
+};
+
+struct columns {
+	int x[NR_COLS];
+	int w[NR_COLS];
+};
+
+/* Column widths: fixed for a trace and a terminal width, so nothing jumps while scrolling. */
+static void place_columns(const struct ns_tui *t, struct columns *c)
+{
+	uint64_t n = ns_trace_nr_events(t->trace);
+	int tier = t->lay.cols >= 140 ? 2 : t->lay.cols >= 100 ? 1 : 0;
+	static const int task_w[] = { 12, 15, 16 }, pid_w[] = { 5, 6, 7 };
+	static const int event_w[] = { 14, 18, 24 };
+	int i, x = 1;	/* column 0: the markers' gutter */
+
+	c->w[COL_NUM] = ns_tui_digits(n > 1 ? n - 1 : 0);
+	c->w[COL_CPU] = ns_tui_digits(ns_trace_nr_cpus(t->trace) > 1 ?
+				      ns_trace_nr_cpus(t->trace) - 1 : 0);
+	if (c->w[COL_CPU] < 3)
+		c->w[COL_CPU] = 3;
+	c->w[COL_TIME] = ns_tui_ts_width(t->trace);
+	/* comm has at most 15 characters; wider terminals get whole names */
+	c->w[COL_TASK] = task_w[tier];
+	c->w[COL_PID] = pid_w[tier];
+	c->w[COL_LAT] = 5;
+	c->w[COL_EVENT] = event_w[tier];
+	for (i = 0; i < COL_INFO; i++) {
+		c->x[i] = x;
+		x += c->w[i] + 1;
+	}
+	c->x[COL_INFO] = x;
+	c->w[COL_INFO] = t->lay.cols > x ? t->lay.cols - x : 0;
+}
+
+static void put_col(struct ns_tui *t, const struct columns *c, int y, int col, const char *s,
+		    attr_t attr)
+{
+	char buf[64];
+
+	if (col_desc[col].right) {
+		snprintf(buf, sizeof(buf), "%*s", c->w[col], s);
+		s = buf;
+	}
+	ns_tui_put_text(t->list, &t->glyphs, y, c->x[col], c->w[col], s, 0, attr);
+}
+
+static void draw_header(struct ns_tui *t, const struct columns *c)
+{
+	attr_t attr = t->theme.attr[NS_ROLE_LIST_HEADER];
+	char info[32];
+	int i;
+
+	ns_tui_fill(t->list, 0, 0, t->lay.cols, attr);
+	for (i = 0; i < COL_INFO; i++)
+		put_col(t, c, 0, i, col_desc[i].title, attr);
+	if (t->info_skip)
+		snprintf(info, sizeof(info), "Info (+%d)", t->info_skip);
+	else
+		snprintf(info, sizeof(info), "Info");
+	put_col(t, c, 0, COL_INFO, info, attr);
+}
+
+/* The Info column: a note on lost events first, then the text, scrolled. */
+static void draw_info(struct ns_tui *t, const struct columns *c, int y, attr_t attr)
+{
+	const struct ns_event_text *txt = &t->txt;
+	int x = c->x[COL_INFO], w = c->w[COL_INFO], used = 0, need;
+	char lost[48] = "";
+
+	if (txt->missed > 0)
+		snprintf(lost, sizeof(lost), "[%lld EVENTS DROPPED] ", txt->missed);
+	else if (txt->missed < 0)
+		snprintf(lost, sizeof(lost), "[EVENTS DROPPED] ");
+	if (lost[0]) {
+		used = (int)strlen(lost) < w ? (int)strlen(lost) : w;
+		ns_tui_put_text(t->list, &t->glyphs, y, x, used, lost, 0,
+				t->theme.attr[NS_ROLE_LIST_LOST]);
+	}
+	need = ns_tui_put_text(t->list, &t->glyphs, y, x + used, w - used,
+			       txt->info ? txt->info : "", t->info_skip, attr);
+	if (t->info_skip + need > t->info_max)
+		t->info_max = t->info_skip + need;
+}
+
+static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t row,
+		     const struct ns_pos *pos)
+{
+	const struct ns_view *v = &t->view;
+	const struct ns_tui_theme *th = &t->theme;
+	attr_t attr = th->attr[row == v->selected ? NS_ROLE_LIST_SELECTED : NS_ROLE_NORMAL];
+	char buf[32];
+	int m, ret;
+
+	ns_tui_fill(t->list, y, 0, t->lay.cols, attr);
+	for (m = 0; m < NS_NR_MARKERS; m++) {
+		/* the active marker's letter wins when both sit on this row */
+		int which = m == 0 ? !v->active_marker : v->active_marker;
+
+		if (v->marker[which].set && v->marker[which].row == row)
+			ns_tui_put_glyph(t->list, y, 0, L'A' + which,
+					 th->attr[which ? NS_ROLE_MARKER_B : NS_ROLE_MARKER_A]);
+	}
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)row);
+	put_col(t, c, y, COL_NUM, buf, attr);
+
+	ret = ns_trace_format(t->trace, pos->cpu, pos->idx, &t->txt);
+	if (ret) {
+		snprintf(buf, sizeof(buf), "%d", pos->cpu);
+		put_col(t, c, y, COL_CPU, buf, attr);
+		put_col(t, c, y, COL_INFO, "(this event cannot be read back from the file)",
+			th->attr[NS_ROLE_LIST_LOST]);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%d", t->txt.cpu);
+	put_col(t, c, y, COL_CPU, buf, attr);
+	put_col(t, c, y, COL_TIME, t->txt.time, attr);
+	put_col(t, c, y, COL_TASK, t->txt.comm, attr);
+	snprintf(buf, sizeof(buf), "%d", t->txt.pid);
+	put_col(t, c, y, COL_PID, buf, attr);
+	put_col(t, c, y, COL_LAT, t->txt.latency, attr);
+	put_col(t, c, y, COL_EVENT, t->txt.event, attr);
+	draw_info(t, c, y, attr);
+}
+
+void ns_tui_draw_list(struct ns_tui *t)
+{
+	const struct ns_view *v = &t->view;
+	int rows = t->lay.list_h - 1, i;
+	struct columns c;
+	size_t got;
+
+	werase(t->list);
+	place_columns(t, &c);
+	draw_header(t, &c);
+	t->info_max = 0;
+	if (!ns_trace_nr_events(t->trace)) {
+		ns_tui_put_text(t->list, &t->glyphs, 1, 1, t->lay.cols - 1,
+				"(no events in this trace)", 0, t->theme.attr[NS_ROLE_NORMAL]);
+		return;
+	}
+	got = ns_trace_rows(t->trace, v->list_top, rows, t->rows);
+	for (i = 0; i < (int)got; i++)
+		draw_row(t, &c, 1 + i, v->list_top + i, &t->rows[i]);
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The help overlay: every key of the action table, pane by pane, drawn
+ * over the graph, bar and list (the status line stays). Its lines come
+ * from the same walk over actions.h as the man page's KEYS section, then
+ * what the mouse does and what the glyphs mean. Help texts longer than the
+ * screen is wide are wrapped under their own column.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui-int.h"
+
+#define NS_TUI_HELP_KEYS_W	26	/* the keys' column */
+
+static const char *const help_tail[] = {
+	"",
+	"Mouse (where the terminal reports it)",
+	"  Click an event in the list or a column of a CPU row to select it;",
+	"  the wheel zooms the graph and scrolls the list; dragging across the",
+	"  graph zooms to the columns dragged over.",
+	"",
+	"Graph: %lc events recorded  %lc a task ran  %lc idle  %lc markers A, B, selection",
+};
+
+/* One pass over the help's lines: counts them, and draws those on screen. */
+struct help_pass {
+	const struct ns_tui *t;
+	WINDOW *win;		/* NULL: only count */
+	int width, top, rows;
+	int line;
+};
+
+static void line(struct help_pass *p, const char *text, int indent, int role)
+{
+	int y = p->line - p->top + 1;	/* row 0: the title */
+
+	if (p->win && y >= 1 && y <= p->rows)
+		ns_tui_put_text(p->win, &p->t->glyphs, y, indent, p->width - indent, text, 0,
+				p->t->theme.attr[role]);
+	p->line++;
+}
+
+/* The keys, then the help wrapped at the width beside them. */
+static void entry(struct help_pass *p, const char *keys, const char *help)
+{
+	int text_w = p->width - NS_TUI_HELP_KEYS_W - 2, first = 1;
+	char buf[160];
+
+	if (text_w < 20)
+		text_w = 20;
+	while (*help || first) {
+		int n = (int)strlen(help), cut = n;
+
+		if (n > text_w) {
+			for (cut = text_w; cut > 0 && help[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = text_w;
+		}
+		snprintf(buf, sizeof(buf), "  %-*s%.*s", NS_TUI_HELP_KEYS_W, first ? keys : "",
+			 cut, help);
+		line(p, buf, 0, NS_ROLE_HELP);
+		help += cut;
+		while (*help == ' ')
+			help++;
+		first = 0;
+	}
+}
+
+static void emit(void *arg, int scope, const char *keys, enum ns_tui_action act)
+{
+	struct help_pass *p = arg;
+
+	if (!keys) {
+		if (scope)
+			line(p, "", 0, NS_ROLE_HELP);
+		line(p, ns_tui_scope_title[scope], 0, NS_ROLE_HELP_TITLE);
+		return;
+	}
+	entry(p, keys, ns_tui_actions[act].help);
+}
+
+static void walk(struct help_pass *p)
+{
+	char buf[160];
+	size_t i;
+
+	ns_tui_walk_keys(emit, p);
+	for (i = 0; i < sizeof(help_tail) / sizeof(help_tail[0]); i++) {
+		const struct ns_tui_glyphs *g = &p->t->glyphs;
+
+		snprintf(buf, sizeof(buf), help_tail[i], (wint_t)g->events, (wint_t)g->running,
+			 (wint_t)g->idle, (wint_t)g->vline);
+		line(p, buf, 0, NS_ROLE_HELP);
+	}
+}
+
+int ns_tui_help_nr_lines(const struct ns_tui *t)
+{
+	struct help_pass p = { .t = t, .width = t->lay.cols };
+
+	walk(&p);
+	return p.line;
+}
+
+int ns_tui_help_rows(const struct ns_tui *t)
+{
+	return t->lay.rows - 2;	/* all but the title and the status line */
+}
+
+void ns_tui_draw_help(struct ns_tui *t)
+{
+	struct help_pass p = { .t = t, .width = t->lay.cols, .top = t->help_top };
+	int nr_lines = ns_tui_help_nr_lines(t), last;
+	char title[128];
+
+	p.rows = ns_tui_help_rows(t);
+	last = t->help_top + p.rows < nr_lines ? t->help_top + p.rows : nr_lines;
+	p.win = newwin(t->lay.rows - 1, t->lay.cols, 0, 0);
+	if (!p.win)
+		return;
+	leaveok(p.win, TRUE);
+	snprintf(title, sizeof(title), "nurseshark keys (lines %d-%d of %d)", t->help_top + 1,
+		 last, nr_lines);
+	ns_tui_put_text(p.win, &t->glyphs, 0, 0, t->lay.cols, title, 0,
+			t->theme.attr[NS_ROLE_HELP_TITLE]);
+	walk(&p);
+	wnoutrefresh(p.win);
+	delwin(p.win);
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Keys: the --keys syntax, the key map built from the action table, and
+ * the walk over that table that both the help overlay and the man page's
+ * KEYS section print.
+ *
+ * The --keys syntax is vim's: a character stands for itself, and <Name>
+ * for a key that has no character:
+ *   <Tab> <S-Tab> <Enter> <Esc> <Space> <BS> <Del> <Up> <Down> <Left>
+ *   <Right> <S-Left> <S-Right> <PageUp> <PageDown> <Home> <End> <F1>..<F12>
+ *   <C-x> (Ctrl-x) <lt> (a literal "<")
+ * and, for tests, mouse and terminal events at 0-based screen cells:
+ *   <Press:X,Y> <Release:X,Y> <Click:X,Y> <WheelUp:X,Y> <WheelDown:X,Y>
+ *   <Resize:COLSxROWS>
+ * Example: "jjja<Tab>llb" selects the fourth event, sets marker A, moves
+ * to the graph, moves its cursor two columns right and sets marker B.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tui-int.h"
+
+const struct ns_tui_action_info ns_tui_actions[NS_NR_ACTIONS] = {
+#define NS_TUI_ACTION_INFO(id, n, any, list, graph, h, text) \
+	[NS_ACT_##id] = { .name = n, .keys = { any, list, graph }, .hint = h, .help = text },
+	NS_TUI_ACTIONS(NS_TUI_ACTION_INFO)
+#undef NS_TUI_ACTION_INFO
+};
+
+const char *const ns_tui_scope_title[NS_NR_SCOPES] = {
+	[NS_SCOPE_ANY] = "In both panes",
+	[NS_SCOPE_LIST] = "In the list (the focus at start)",
+	[NS_SCOPE_GRAPH] = "In the graph (Tab moves the focus there)",
+};
+
+static const struct {
+	const char *name;
+	int key;
+} key_names[] = {
+	{ "Tab", '\t' }, { "S-Tab", KEY_BTAB }, { "Enter", '\n' }, { "CR", '\n' },
+	{ "Return", '\n' }, { "Esc", 27 }, { "Space", ' ' }, { "BS", KEY_BACKSPACE },
+	{ "Del", KEY_DC }, { "Insert", KEY_IC }, { "Up", KEY_UP }, { "Down", KEY_DOWN },
+	{ "Left", KEY_LEFT }, { "Right", KEY_RIGHT }, { "S-Left", KEY_SLEFT },
+	{ "S-Right", KEY_SRIGHT }, { "PageUp", KEY_PPAGE }, { "PgUp", KEY_PPAGE },
+	{ "PageDown", KEY_NPAGE }, { "PgDn", KEY_NPAGE }, { "Home", KEY_HOME },
+	{ "End", KEY_END }, { "lt", '<' },
+};
+
+static const struct {
+	const char *name;
+	int kind;
+} mouse_names[] = {
+	{ "Press", NS_IN_PRESS }, { "Release", NS_IN_RELEASE }, { "Click", NS_IN_PRESS },
+	{ "WheelUp", NS_IN_WHEEL_UP }, { "WheelDown", NS_IN_WHEEL_DOWN },
+};
+
+static int parse_name(const char *name, size_t len, struct ns_tui_input in[2],
+		      char *err, size_t err_len)
+{
+	char buf[32];
+	const char *arg;
+	size_t i;
+	int a, b, n;
+
+	if (len >= sizeof(buf))
+		goto bad;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	memset(in, 0, 2 * sizeof(*in));
+
+	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++) {
+		if (!strcasecmp(buf, key_names[i].name)) {
+			in[0].key = key_names[i].key;
+			return 1;
+		}
+	}
+	if ((buf[0] == 'F' || buf[0] == 'f') && sscanf(buf + 1, "%d%n", &a, &n) == 1 &&
+	    !buf[1 + n] && a >= 1 && a <= 12) {
+		in[0].key = KEY_F(a);
+		return 1;
+	}
+	if ((buf[0] == 'C' || buf[0] == 'c') && buf[1] == '-' && buf[2] && !buf[3] &&
+	    buf[2] >= '@' && buf[2] <= 'z') {
+		in[0].key = toupper((unsigned char)buf[2]) & 0x1f;
+		return 1;
+	}
+	arg = strchr(buf, ':');
+	if (!arg)
+		goto bad;
+	if (!strncasecmp(buf, "Resize:", 7)) {
+		if (sscanf(arg + 1, "%dx%d%n", &a, &b, &n) != 2 || arg[1 + n] || a < 1 || b < 1 ||
+		    a > 1000 || b > 1000)
+			goto bad;
+		in[0].kind = NS_IN_RESIZE;
+		in[0].x = a;
+		in[0].y = b;
+		return 1;
+	}
+	for (i = 0; i < sizeof(mouse_names) / sizeof(mouse_names[0]); i++) {
+		size_t nl = strlen(mouse_names[i].name);
+
+		if (nl != (size_t)(arg - buf) || strncasecmp(buf, mouse_names[i].name, nl))
+			continue;
+		if (sscanf(arg + 1, "%d,%d%n", &a, &b, &n) != 2 || arg[1 + n] || a < 0 || b < 0)
+			goto bad;
+		in[0].kind = mouse_names[i].kind;
+		in[0].x = a;
+		in[0].y = b;
+		if (strcasecmp(mouse_names[i].name, "Click"))
+			return 1;
+		in[1] = in[0];
+		in[1].kind = NS_IN_RELEASE;
+		return 2;
+	}
+bad:
+	snprintf(err, err_len, "unknown key <%.*s> (write <lt> for a literal '<')",
+		 (int)(len < 40 ? len : 40), name);
+	return -EINVAL;
+}
+
+int ns_tui_parse_input(const char **s, struct ns_tui_input in[2], char *err, size_t err_len)
+{
+	const char *p = *s, *end;
+
+	if (!*p)
+		return 0;
+	if (*p != '<') {
+		memset(in, 0, sizeof(*in));
+		in[0].key = (unsigned char)*p;
+		*s = p + 1;
+		return 1;
+	}
+	end = strchr(p, '>');
+	if (!end || end == p + 1) {
+		snprintf(err, err_len, "a '<' that starts no <Key> (write <lt> for a literal '<')");
+		return -EINVAL;
+	}
+	*s = end + 1;
+	return parse_name(p + 1, end - p - 1, in, err, err_len);
+}
+
+int ns_tui_check_keys(const char *keys, char *err, size_t err_len)
+{
+	struct ns_tui_input in[2];
+	int n;
+
+	while ((n = ns_tui_parse_input(&keys, in, err, err_len)) > 0)
+		;
+	return n;
+}
+
+/* Add the bindings of one "keys" field of the action table. */
+static int add_bindings(struct ns_tui_keymap *km, int scope, const char *keys,
+			enum ns_tui_action act)
+{
+	const char *p = keys;
+	char err[128];
+
+	while (*p) {
+		struct ns_tui_binding *b;
+		struct ns_tui_input in[2];
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (km->nr == NS_TUI_MAX_BINDINGS)
+			return -ENOSPC;
+		b = &km->b[km->nr];
+		memset(b, 0, sizeof(*b));
+		b->scope = scope;
+		b->action = act;
+		while (*p && *p != ' ') {
+			if (ns_tui_parse_input(&p, in, err, sizeof(err)) != 1 ||
+			    in[0].kind != NS_IN_KEY || b->nr_keys == NS_TUI_MAX_SEQ)
+				return -EINVAL;
+			b->keys[b->nr_keys++] = in[0].key;
+		}
+		km->nr++;
+	}
+	return 0;
+}
+
+int ns_tui_keymap_init(struct ns_tui_keymap *km)
+{
+	int act, scope, ret;
+
+	memset(km, 0, sizeof(*km));
+	for (act = 0; act < NS_NR_ACTIONS; act++) {
+		for (scope = 0; scope < NS_NR_SCOPES; scope++) {
+			ret = add_bindings(km, scope, ns_tui_actions[act].keys[scope], act);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* A binding of @scope whose keys start with the pending ones; exact or longer. */
+static const struct ns_tui_binding *match(const struct ns_tui_keymap *km, int scope, int exact)
+{
+	int i;
+
+	for (i = 0; i < km->nr; i++) {
+		const struct ns_tui_binding *b = &km->b[i];
+
+		if (b->scope != scope)
+			continue;
+		if (exact ? b->nr_keys != km->nr_pending : b->nr_keys <= km->nr_pending)
+			continue;
+		if (!memcmp(b->keys, km->pending, km->nr_pending * sizeof(int)))
+			return b;
+	}
+	return NULL;
+}
+
+enum ns_tui_action ns_tui_keymap_feed(struct ns_tui_keymap *km, int scope, int key)
+{
+	const struct ns_tui_binding *b;
+	int had_prefix = km->nr_pending > 0;
+
+	km->pending[km->nr_pending++] = key;
+	/* the focused pane's own keys first, then the keys of both panes */
+	b = match(km, scope, 1);
+	if (!b)
+		b = match(km, NS_SCOPE_ANY, 1);
+	if (b) {
+		km->nr_pending = 0;
+		return b->action;
+	}
+	if (km->nr_pending < NS_TUI_MAX_SEQ &&
+	    (match(km, scope, 0) || match(km, NS_SCOPE_ANY, 0)))
+		return NS_ACT_NONE;
+	km->nr_pending = 0;
+	/* a broken sequence: the last key may still mean something alone */
+	return had_prefix ? ns_tui_keymap_feed(km, scope, key) : NS_ACT_NONE;
+}
+
+void ns_tui_walk_keys(void (*emit)(void *arg, int scope, const char *keys,
+				   enum ns_tui_action act), void *arg)
+{
+	int scope, act;
+
+	for (scope = 0; scope < NS_NR_SCOPES; scope++) {
+		emit(arg, scope, NULL, NS_ACT_NONE);
+		for (act = 0; act < NS_NR_ACTIONS; act++) {
+			if (ns_tui_actions[act].keys[scope][0])
+				emit(arg, scope, ns_tui_actions[act].keys[scope], act);
+		}
+	}
+}
+
+/* Text for roff: no character of a key may be taken for a request or an escape. */
+static void roff_escape(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '-')
+			fputs("\\-", out);
+		else if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '"')
+			fputs("\\(dq", out);
+		else if (*s == '`')
+			fputs("\\(ga", out);
+		else if (*s == '\'')
+			fputs("\\(aq", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* roff: the keys in bold, the help, and the action's name for a config file. */
+static void emit_roff(void *arg, int scope, const char *keys, enum ns_tui_action act)
+{
+	FILE *out = arg;
+
+	if (!keys) {
+		fprintf(out, ".SS \"%s\"\n", ns_tui_scope_title[scope]);
+		return;
+	}
+	fputs(".TP\n.B \"", out);
+	roff_escape(out, keys);
+	fprintf(out, "\"\n%s.\n(\\fI", ns_tui_actions[act].help);
+	roff_escape(out, ns_tui_actions[act].name);
+	fputs("\\fP)\n", out);
+}
+
+void ns_tui_print_keys_table(FILE *out)
+{
+	fputs(".\\\" generated by `nurseshark --keys-table` from src/tui/actions.h\n", out);
+	ns_tui_walk_keys(emit_roff, out);
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Putting text into cells. Event text comes from the kernel and may hold
+ * anything: newlines (stack traces), tabs, control bytes, invalid UTF-8.
+ * Everything that reaches the screen goes through here, so each cell gets
+ * one printable character of known width: a newline becomes the glyph set's
+ * separator, other unprintables and, outside UTF-8, every byte >= 0x80
+ * become '?'. Text is cut at the given width, never wrapped.
+ */
+#include <string.h>
+#include <wctype.h>
+
+#include "tui-int.h"
+
+void ns_tui_put_glyph(WINDOW *win, int y, int x, wchar_t ch, attr_t attr)
+{
+	wchar_t s[2] = { ch, L'\0' };
+	cchar_t cc;
+
+	setcchar(&cc, s, attr & ~A_COLOR, PAIR_NUMBER(attr), NULL);
+	mvwadd_wch(win, y, x, &cc);
+}
+
+void ns_tui_fill(WINDOW *win, int y, int x, int width, attr_t attr)
+{
+	int i;
+
+	for (i = 0; i < width; i++)
+		ns_tui_put_glyph(win, y, x + i, L' ', attr);
+}
+
+int ns_tui_digits(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Columns of the trace's timestamps as ns_fmt_ts() prints them: the last is the widest. */
+int ns_tui_ts_width(const struct ns_trace *trace)
+{
+	char buf[32];
+
+	return (int)strlen(ns_fmt_ts(buf, sizeof(buf), ns_trace_last_ns(trace)));
+}
+
+/* The next character of @s, made safe to draw; returns the bytes it used. */
+static size_t next_char(const struct ns_tui_glyphs *g, const char *s, mbstate_t *st,
+			wchar_t *wc, int *width)
+{
+	size_t n = 1;
+
+	if (!g->utf8 || (unsigned char)*s < 0x80) {
+		*wc = (unsigned char)*s;
+		if (*wc >= 0x80)
+			*wc = L'?';
+	} else {
+		n = mbrtowc(wc, s, strlen(s), st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(st, 0, sizeof(*st));
+			*wc = L'?';
+			n = 1;
+		}
+	}
+	if (*wc == L'\t')
+		*wc = L' ';
+	*width = iswprint(*wc) ? wcwidth(*wc) : -1;
+	if (*width < 0) {
+		*wc = L'?';
+		*width = 1;
+	}
+	return n;
+}
+
+/* A field being filled, one character at a time. */
+struct field {
+	WINDOW *win;
+	int y, x, width;
+	int col;		/* column of the next character; < 0: still skipping */
+	attr_t attr;
+};
+
+static void put_char(struct field *f, wchar_t wc, int w)
+{
+	if (f->col >= 0 && f->col + w <= f->width)
+		ns_tui_put_glyph(f->win, f->y, f->x + f->col, wc, f->attr);
+	else if (f->col >= 0 && f->col < f->width)
+		ns_tui_fill(f->win, f->y, f->x + f->col, 1, f->attr);	/* half a wide char */
+	else if (f->col < 0 && f->col + w > 0)
+		ns_tui_fill(f->win, f->y, f->x, 1, f->attr);		/* its other half */
+	f->col += w;
+}
+
+static void put_string(struct field *f, const struct ns_tui_glyphs *g, const char *s, int expand_nl)
+{
+	mbstate_t st;
+	wchar_t wc;
+	int w;
+
+	memset(&st, 0, sizeof(st));
+	while (*s) {
+		if (*s == '\n' && expand_nl) {
+			put_string(f, g, g->newline, 0);
+			s++;
+			continue;
+		}
+		s += next_char(g, s, &st, &wc, &w);
+		put_char(f, wc, w);
+	}
+}
+
+/**
+ * ns_tui_put_text - draw text in a field of a row, cut to its width
+ * @skip_cols: columns of text to leave out at the start (sideways scroll)
+ *
+ * The rest of the field is filled with blanks. Returns the columns the text
+ * needs beyond @skip_cols (more than @width when it was cut).
+ */
+int ns_tui_put_text(WINDOW *win, const struct ns_tui_glyphs *g, int y, int x, int width,
+		    const char *s, int skip_cols, attr_t attr)
+{
+	struct field f = { win, y, x, width, -skip_cols, attr };
+
+	put_string(&f, g, s, 1);
+	if (f.col < 0)
+		f.col = 0;
+	if (f.col < width)
+		ns_tui_fill(win, y, x + f.col, width - f.col, attr);
+	return f.col;
+}

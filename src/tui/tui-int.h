@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the files of the terminal front end share: the screen state (the one
+ * struct ns_tui, which owns the view), the semantic colour roles, the glyph
+ * set, the key map and the input events that both the terminal and
+ * --snapshot feed to the same dispatcher. Only src/tui includes curses.
+ */
+#ifndef NS_TUI_INT_H
+#define NS_TUI_INT_H
+
+#include <stdio.h>
+#include <wchar.h>
+#include <curses.h>
+
+#include "nurseshark/model.h"
+#include "nurseshark/tui.h"
+#include "actions.h"
+
+/* ---- colours: what is drawn, never which colour ------------------------- */
+
+#define NS_TUI_TASK_COLOURS	16	/* task roles; a pid hashes into one */
+
+enum ns_tui_role {
+	NS_ROLE_NORMAL,
+	NS_ROLE_RULER,		/* the time ruler's line and ticks */
+	NS_ROLE_RULER_LABEL,	/* the ruler's time labels */
+	NS_ROLE_CPU_LABEL,	/* "CPU0" */
+	NS_ROLE_IDLE,		/* idle CPU, events of pid 0 */
+	NS_ROLE_MARKER_A,
+	NS_ROLE_MARKER_B,
+	NS_ROLE_SELECTION,	/* the selected event's line in the graph */
+	NS_ROLE_CURSOR,		/* the graph cursor's cell */
+	NS_ROLE_LIST_HEADER,
+	NS_ROLE_LIST_SELECTED,	/* the selected row of the list */
+	NS_ROLE_LIST_LOST,	/* "[N EVENTS DROPPED]" */
+	NS_ROLE_BAR,		/* the marker bar */
+	NS_ROLE_BAR_ACTIVE,	/* the active marker's part of the bar */
+	NS_ROLE_STATUS,
+	NS_ROLE_MESSAGE,	/* a transient message in the status line */
+	NS_ROLE_HELP,
+	NS_ROLE_HELP_TITLE,
+	NS_ROLE_TASK0,		/* NS_TUI_TASK_COLOURS roles for tasks */
+	NS_NR_ROLES = NS_ROLE_TASK0 + NS_TUI_TASK_COLOURS,
+};
+
+struct ns_tui_theme {
+	attr_t attr[NS_NR_ROLES];
+	int nr_task_roles;	/* task roles that look different (1: monochrome) */
+};
+
+/* The characters drawn; Unicode only when the locale's codeset is UTF-8. */
+struct ns_tui_glyphs {
+	int utf8;
+	wchar_t events;		/* a column with events */
+	wchar_t running;	/* a task ran, no event */
+	wchar_t idle;		/* the CPU was idle */
+	wchar_t vline;		/* markers and selection through the CPU rows */
+	wchar_t hline;		/* the ruler */
+	wchar_t tick;		/* a tick on the ruler */
+	const char *newline;	/* stands for a newline inside Info */
+};
+
+void ns_tui_theme_init(struct ns_tui_theme *theme, int use_colour);
+attr_t ns_tui_task_attr(const struct ns_tui_theme *theme, int pid);
+void ns_tui_glyphs_init(struct ns_tui_glyphs *glyphs);
+
+/* ---- input -------------------------------------------------------------- */
+
+enum ns_tui_input_kind {
+	NS_IN_KEY,		/* key: a character or a curses KEY_* code */
+	NS_IN_PRESS,		/* mouse button 1 down at x, y */
+	NS_IN_RELEASE,		/* mouse button 1 up at x, y */
+	NS_IN_WHEEL_UP,
+	NS_IN_WHEEL_DOWN,
+	NS_IN_RESIZE,		/* the terminal is now x columns by y rows */
+};
+
+struct ns_tui_input {
+	int kind;
+	int key;
+	int x, y;
+};
+
+#define NS_TUI_MAX_SEQ		2	/* keys in a binding: "'a" */
+#define NS_TUI_MAX_BINDINGS	160
+
+enum ns_tui_scope {
+	NS_SCOPE_ANY,
+	NS_SCOPE_LIST,
+	NS_SCOPE_GRAPH,
+	NS_NR_SCOPES,
+};
+
+struct ns_tui_binding {
+	int scope;
+	int nr_keys;
+	int keys[NS_TUI_MAX_SEQ];
+	enum ns_tui_action action;
+};
+
+struct ns_tui_keymap {
+	struct ns_tui_binding b[NS_TUI_MAX_BINDINGS];
+	int nr;
+	int pending[NS_TUI_MAX_SEQ];	/* the keys of a sequence typed so far */
+	int nr_pending;
+};
+
+struct ns_tui_action_info {
+	const char *name;
+	const char *keys[NS_NR_SCOPES];
+	const char *hint;
+	const char *help;
+};
+
+extern const struct ns_tui_action_info ns_tui_actions[NS_NR_ACTIONS];
+extern const char *const ns_tui_scope_title[NS_NR_SCOPES];
+
+/**
+ * ns_tui_parse_input - parse the next key of a --keys string
+ * @s: the string; moved past what was parsed
+ * @in: up to two events (<Click:X,Y> is a press and a release)
+ * @err: a one-line reason on failure
+ *
+ * Returns how many events were filled in (0 at the end), or -EINVAL.
+ */
+int ns_tui_parse_input(const char **s, struct ns_tui_input in[2], char *err, size_t err_len);
+
+/* Returns 0, or -EINVAL when the action table has a key it cannot parse. */
+int ns_tui_keymap_init(struct ns_tui_keymap *km);
+
+/**
+ * ns_tui_keymap_feed - the action a key completes, given the focused pane
+ * Returns the action, or NS_ACT_NONE for a key bound to nothing or for the
+ * first key of a sequence (remembered until the next key).
+ */
+enum ns_tui_action ns_tui_keymap_feed(struct ns_tui_keymap *km, int scope, int key);
+
+/* ---- screen state -------------------------------------------------------- */
+
+enum ns_tui_focus {
+	NS_FOCUS_LIST,
+	NS_FOCUS_GRAPH,
+};
+
+#define NS_TUI_MIN_COLS		40
+#define NS_TUI_MIN_ROWS		10
+#define NS_TUI_RULER_ROWS	2
+
+/* Where the panes sit, from the terminal's size (see layout.c). */
+struct ns_tui_layout {
+	int cols, rows;
+	int too_small;
+	int graph_y, graph_h;	/* ruler plus CPU rows */
+	int cpu_y, cpu_rows;	/* CPU rows, screen row of the first */
+	int label_w;		/* "CPU12 " */
+	int graph_cols;		/* columns of time: view.cols */
+	int bar_y, bar_h;	/* the marker bar: 1 or 2 rows */
+	int list_y, list_h;	/* header plus rows */
+	int status_y;
+};
+
+struct ns_tui {
+	struct ns_trace *trace;
+	struct ns_view view;
+	int view_ready;
+	struct ns_tui_theme theme;
+	struct ns_tui_glyphs glyphs;
+	struct ns_tui_keymap keymap;
+	struct ns_tui_layout lay;
+	WINDOW *graph, *bar, *list, *status;
+
+	int focus;		/* enum ns_tui_focus */
+	int cursor_col;		/* graph cursor: column of time */
+	int cursor_cpu;		/* graph cursor: CPU */
+	int cpu_top;		/* first CPU row shown */
+	int info_skip;		/* columns of Info scrolled off to the left */
+	int info_max;		/* the widest Info on screen, at the last draw */
+	int help_shown;
+	int help_top;		/* first line of the help shown */
+	int quit;
+	int pressed;		/* mouse button 1 is down at press_x, press_y */
+	int press_x, press_y;
+	char message[160];	/* shown once in the status line */
+
+	struct ns_bin *bins;	/* view.cols bins, one CPU at a time */
+	struct ns_pos *rows;	/* positions of the list's rows */
+	int nr_rows_alloc;
+	struct ns_event_text txt;
+};
+
+/* setup and teardown shared by the terminal and --snapshot (screen.c) */
+int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, char *err, size_t err_len);
+void ns_tui_close(struct ns_tui *t);
+void ns_tui_draw(struct ns_tui *t);
+
+/* layout.c */
+int ns_tui_layout(struct ns_tui *t, int cols, int rows);
+void ns_tui_free_windows(struct ns_tui *t);
+
+/* dispatch.c: the one entry point of every key, click and resize */
+void ns_tui_input(struct ns_tui *t, const struct ns_tui_input *in);
+/* actions.c */
+void ns_tui_run_action(struct ns_tui *t, enum ns_tui_action act);
+void ns_tui_message(struct ns_tui *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Middle of the graph column @col, in ns. */
+uint64_t ns_tui_col_mid_ns(const struct ns_tui *t, int col);
+/* Put the graph cursor on the selected event. */
+void ns_tui_cursor_to_selection(struct ns_tui *t);
+void ns_tui_show_cursor_cpu(struct ns_tui *t);
+
+/* text.c */
+int ns_tui_put_text(WINDOW *win, const struct ns_tui_glyphs *g, int y, int x, int width,
+		    const char *s, int skip_cols, attr_t attr);
+void ns_tui_put_glyph(WINDOW *win, int y, int x, wchar_t ch, attr_t attr);
+void ns_tui_fill(WINDOW *win, int y, int x, int width, attr_t attr);
+int ns_tui_digits(uint64_t v);
+int ns_tui_ts_width(const struct ns_trace *trace);
+
+/* the panes */
+void ns_tui_draw_graph(struct ns_tui *t);
+void ns_tui_draw_list(struct ns_tui *t);
+void ns_tui_draw_bar(struct ns_tui *t);
+/* Rows the marker bar needs at this width: 1, or 2 when narrow. */
+int ns_tui_bar_rows(const struct ns_tui *t, int cols);
+void ns_tui_draw_status(struct ns_tui *t);
+void ns_tui_draw_help(struct ns_tui *t);
+int ns_tui_help_nr_lines(const struct ns_tui *t);
+/* The help's body has this many rows on the current screen. */
+int ns_tui_help_rows(const struct ns_tui *t);
+
+/**
+ * ns_tui_walk_keys - every (scope, action) with keys, in table order
+ * @emit: called with the scope, the keys as written in the table, the action;
+ *        with keys == NULL and action == NS_ACT_NONE at the start of a scope
+ */
+void ns_tui_walk_keys(void (*emit)(void *arg, int scope, const char *keys,
+				   enum ns_tui_action act), void *arg);
+
+#endif

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The documentation against itself and against the binary: the man page
+# renders without a warning and keeps its fixed section order; every option
+# that `nurseshark --help` names is in the man page and the README; the parts
+# the binary writes (the KEYS table, the README's screenshot) are what it
+# writes now; every source file says its licence, and LICENSE is the GPL-2.
+set -u
+
+top=${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+bin=${NS_BIN:-$top/build/nurseshark}
+page=$top/man/nurseshark.1
+readme=$top/README.md
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+pass() { echo "PASS: docs: $1"; }
+fail() { echo "FAIL: docs: $1"; failed=1; }
+skip() { echo "SKIP: docs: $1"; }
+
+# --- the man page renders -----------------------------------------------------
+
+if ! command -v groff >/dev/null; then
+	fail "man page renders: groff is not installed (make deps installs groff-base)"
+elif ! groff -man -ww -z -Tutf8 "$page" 2>"$tmp/groff.err" || [ -s "$tmp/groff.err" ]; then
+	fail "man page renders without warnings (groff -man -ww): $(head -n 3 "$tmp/groff.err" | tr '\n' '|')"
+else
+	pass "man page renders without warnings (groff -man -ww)"
+fi
+
+if command -v mandoc >/dev/null; then
+	if mandoc -T lint -W warning "$page" >"$tmp/lint" 2>&1; then
+		pass "man page passes mandoc -T lint"
+	else
+		fail "man page passes mandoc -T lint: $(head -n 3 "$tmp/lint" | tr '\n' '|')"
+	fi
+else
+	skip "mandoc -T lint: mandoc is not installed (optional)"
+fi
+
+if command -v man >/dev/null; then
+	LC_ALL=C MANWIDTH=80 MANPAGER=cat man --warnings -l "$page" >"$tmp/man.txt" 2>"$tmp/man.err"
+	if [ -s "$tmp/man.err" ] || ! grep -q '^NURSESHARK(1)' "$tmp/man.txt"; then
+		fail "man -l shows the page: $(head -n 3 "$tmp/man.err" | tr '\n' '|')"
+	else
+		pass "man -l shows the page"
+	fi
+else
+	skip "man -l: man-db is not installed (optional)"
+fi
+
+want="NAME SYNOPSIS DESCRIPTION OPTIONS KEYS FILES ENVIRONMENT EXAMPLES SEE_ALSO"
+have=$(sed -n 's/^\.SH[[:space:]]*//p' "$page" | tr -d '"' | tr ' ' _ | tr '\n' ' ')
+if [ "${have% }" = "$want" ]; then
+	pass "man page sections in the fixed order"
+else
+	fail "man page sections: want '$want', have '${have% }'"
+fi
+
+# --- every option of --help is documented -------------------------------------
+
+# The page as plain ASCII text, one long line per paragraph and no
+# hyphenation, so that an option is never split.
+groff -man -Tascii -P-cbou -rLL=250n -rHY=0 "$page" 2>/dev/null >"$tmp/page.txt"
+
+# present OPTION FILE: OPTION occurs in FILE as a word of its own.
+present() {
+	grep -qE -- "(^|[^[:alnum:]-])$1([^[:alnum:]-]|$)" "$2"
+}
+
+if [ ! -x "$bin" ]; then
+	skip "options of --help: $bin is not built yet"
+elif ! timeout 10 "$bin" --help >"$tmp/help" 2>"$tmp/help.err" </dev/null; then
+	fail "nurseshark --help exits 0: $(head -n 1 "$tmp/help.err")"
+else
+	opts=$(grep -oE -- '(^|[][ ,|(])--?[[:alnum:]][[:alnum:]-]*' "$tmp/help" |
+		sed -E 's/^[][ ,|(]//' | sort -u)
+	if [ -z "$opts" ]; then
+		fail "nurseshark --help names no option: $(head -n 2 "$tmp/help" | tr '\n' '|')"
+	fi
+	for where in "man page:$tmp/page.txt" "README.md:$readme"; do
+		missing=""
+		for o in $opts; do
+			present "$o" "${where#*:}" || missing+=" $o"
+		done
+		if [ -n "$missing" ]; then
+			fail "every option of --help is in the ${where%%:*}: missing$missing"
+		elif [ -n "$opts" ]; then
+			pass "every option of --help is in the ${where%%:*} (${opts//$'\n'/ })"
+		fi
+	done
+fi
+
+# --- the generated parts are up to date ---------------------------------------
+
+# generated NAME KIND FILE PLACEHOLDER-REGEX OPTION...: FILE equals what
+# `contrib/gen-docs.sh KIND` makes of it with this binary.
+generated() {
+	local name=$1 kind=$2 file=$3 placeholder=$4
+	shift 4
+	if [ ! -x "$bin" ]; then
+		skip "$name: $bin is not built yet"
+	elif ! timeout 30 "$bin" "$@" >/dev/null 2>&1 </dev/null; then
+		if grep -q "$placeholder" "$file"; then
+			skip "$name: still a placeholder, and this nurseshark has no $*"
+		else
+			skip "$name: cannot be checked, this nurseshark has no $*"
+		fi
+	elif ! NS_BIN=$bin "$top/contrib/gen-docs.sh" "$kind" "$bin" <"$file" >"$tmp/gen" 2>"$tmp/gen.err"; then
+		fail "$name: contrib/gen-docs.sh $kind failed: $(head -n 1 "$tmp/gen.err")"
+	elif ! cmp -s "$file" "$tmp/gen"; then
+		fail "$name: ${file#"$top"/} is not what nurseshark $* gives now; run 'make docs':
+$(diff "$file" "$tmp/gen" | head -n 10)"
+	else
+		pass "$name matches nurseshark $*"
+	fi
+}
+
+generated "man page KEYS table" man "$page" PLACEHOLDER --keys-table
+generated "README screenshot and keys" readme "$readme" PLACEHOLDER \
+	--snapshot 80x24 "$top/contrib/sample.dat"
+if grep -q PLACEHOLDER "$readme"; then
+	skip "README.md still has a PLACEHOLDER at line $(grep -n PLACEHOLDER "$readme" | cut -d: -f1 | paste -sd, -)"
+fi
+
+# --- licence ------------------------------------------------------------------
+
+missing=$(cd "$top" && { find src include tests contrib man \
+	\( -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name '*.1' \) -type f; \
+	echo Makefile; echo .ci/run; } | LC_ALL=C sort |
+	while read -r f; do
+		head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || echo "$f"
+	done | tr '\n' ' ')
+if [ -z "$missing" ]; then
+	pass "every source file has SPDX-License-Identifier: GPL-2.0-only"
+else
+	fail "files without SPDX-License-Identifier: GPL-2.0-only in their first lines: $missing"
+fi
+
+if [ -r /usr/share/common-licenses/GPL-2 ]; then
+	if cmp -s "$top/LICENSE" /usr/share/common-licenses/GPL-2; then
+		pass "LICENSE is the GPL-2 text"
+	else
+		fail "LICENSE differs from /usr/share/common-licenses/GPL-2"
+	fi
+elif grep -q 'Version 2, June 1991' "$top/LICENSE"; then
+	pass "LICENSE is the GPL-2 text"
+else
+	fail "LICENSE is not the GPL version 2"
+fi
+exit $failed

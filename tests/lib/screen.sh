@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# A tmux harness for screen tests: the real binary in a real pseudo-terminal
+# with a real terminal emulator, read back with capture-pane. Each test
+# script gets its own tmux server on a private socket (nstest-PID, no
+# config file; a new one for each screen_start), which is killed on exit
+# whatever happens. Works with no
+# terminal and no stdin (CI, as root).
+#
+#   . "$NS_TOP/tests/lib/screen.sh"
+#   screen_start 80 24 "$NS_BIN contrib/sample.dat"   # a shell command line
+#   screen_wait 'CPU0' || fail ...                    # poll, never sleep
+#   screen_keys Tab + +        # tmux key names (Tab, Enter, Left, C-c, ...)
+#   screen_type 'jjja'         # literal characters
+#   screen_resize 100 30
+#   screen_capture             # the screen now
+#   screen_stop                # also done by the EXIT trap
+#
+# screen_wait REGEX [SECONDS] polls the pane until a line matches the
+# extended regex (default timeout $SCREEN_TIMEOUT, 10 s); on timeout it
+# returns 1 and $SCREEN_LAST holds the last screen for the failure message.
+# screen_wait_not REGEX waits until no line matches.
+
+SCREEN_SOCKET=nstest-$$
+SCREEN_STARTS=0
+SCREEN_TIMEOUT=${SCREEN_TIMEOUT:-10}
+SCREEN_LAST=
+SCREEN_TARGET=main
+
+screen_tmux() {
+	tmux -L "$SCREEN_SOCKET" -f /dev/null "$@"
+}
+
+screen_have_tmux() {
+	command -v tmux >/dev/null 2>&1
+}
+
+# screen_start COLS ROWS COMMAND: a fresh server and session running COMMAND.
+screen_start() {
+	local cols=$1 rows=$2 cmd=$3
+
+	screen_stop
+	trap screen_stop EXIT
+	# a new socket each time: the last server may still be on its way out
+	SCREEN_STARTS=$((SCREEN_STARTS + 1))
+	SCREEN_SOCKET=nstest-$$-$SCREEN_STARTS
+	# remain-on-exit: a crash leaves its last screen to look at;
+	# no status line, so the pane is the whole COLSxROWS window
+	screen_tmux start-server \; \
+		set -g remain-on-exit on \; \
+		set -g status off \; \
+		set -g escape-time 0 \; \
+		set -g default-terminal screen \; \
+		new-session -d -s "$SCREEN_TARGET" -x "$cols" -y "$rows" "$cmd" </dev/null
+}
+
+# The server goes, and its socket file, which tmux leaves behind.
+screen_stop() {
+	screen_tmux kill-server >/dev/null 2>&1
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SCREEN_SOCKET"
+	return 0
+}
+
+screen_capture() {
+	screen_tmux capture-pane -p -t "$SCREEN_TARGET"
+}
+
+# Named keys, as tmux knows them: Tab Enter Escape Left PPage C-c F1 ...
+screen_keys() {
+	screen_tmux send-keys -t "$SCREEN_TARGET" "$@"
+}
+
+# Characters, each sent as itself.
+screen_type() {
+	screen_tmux send-keys -t "$SCREEN_TARGET" -l "$1"
+}
+
+# Raw bytes, two hex digits each (mouse reports).
+screen_bytes() {
+	screen_tmux send-keys -t "$SCREEN_TARGET" -H "$@"
+}
+
+screen_resize() {
+	screen_tmux resize-window -t "$SCREEN_TARGET" -x "$1" -y "$2"
+}
+
+# The pane's process status: "dead STATUS" once it exited, else "alive".
+screen_pane_state() {
+	screen_tmux list-panes -t "$SCREEN_TARGET" \
+		-F '#{?pane_dead,dead #{pane_dead_status},alive}' 2>/dev/null
+}
+
+# screen_wait REGEX [SECONDS]
+screen_wait() {
+	local re=$1 timeout=${2:-$SCREEN_TIMEOUT} end
+
+	end=$(($(date +%s%N) + timeout * 1000000000))
+	while :; do
+		SCREEN_LAST=$(screen_capture 2>&1)
+		grep -Eq -- "$re" <<<"$SCREEN_LAST" && return 0
+		[ "$(date +%s%N)" -ge "$end" ] && return 1
+		sleep 0.05
+	done
+}
+
+# screen_wait_not REGEX [SECONDS]
+screen_wait_not() {
+	local re=$1 timeout=${2:-$SCREEN_TIMEOUT} end
+
+	end=$(($(date +%s%N) + timeout * 1000000000))
+	while :; do
+		SCREEN_LAST=$(screen_capture 2>&1)
+		grep -Eq -- "$re" <<<"$SCREEN_LAST" || return 0
+		[ "$(date +%s%N)" -ge "$end" ] && return 1
+		sleep 0.05
+	done
+}
+
+# The last screen, indented, for a FAIL message's following lines.
+screen_dump() {
+	local line
+
+	while IFS= read -r line; do
+		printf '    | %s\n' "$line"
+	done <<<"$SCREEN_LAST"
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The key table of src/tui/actions.h and the --keys syntax: every key the
+ * table names parses, no key means two things in one pane, every action
+ * can be reached, names are fit for a config file, and the dispatcher's
+ * key map resolves pane keys, sequences and broken sequences as documented.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "check.h"
+#include "../../src/tui/tui-int.h"
+
+static int same_keys(const struct ns_tui_binding *a, const struct ns_tui_binding *b)
+{
+	int n = a->nr_keys < b->nr_keys ? a->nr_keys : b->nr_keys;
+
+	return !memcmp(a->keys, b->keys, n * sizeof(int));
+}
+
+static void check_table(void)
+{
+	struct ns_tui_keymap km;
+	int i, j, act, clashes = 0, unbound = 0, bad_names = 0;
+
+	CHECK(ns_tui_keymap_init(&km) == 0, "keys: every key of the action table parses");
+	for (i = 0; i < km.nr; i++) {
+		for (j = i + 1; j < km.nr; j++) {
+			const struct ns_tui_binding *a = &km.b[i], *b = &km.b[j];
+
+			/* the same pane, or "any" against a pane: one key, one meaning */
+			if ((a->scope == b->scope || a->scope == NS_SCOPE_ANY ||
+			     b->scope == NS_SCOPE_ANY) && same_keys(a, b)) {
+				printf("  clash: %s and %s\n", ns_tui_actions[a->action].name,
+				       ns_tui_actions[b->action].name);
+				clashes++;
+			}
+		}
+	}
+	CHECK(clashes == 0, "keys: no key (or key prefix) bound twice in one pane");
+	for (act = 0; act < NS_NR_ACTIONS; act++) {
+		const struct ns_tui_action_info *a = &ns_tui_actions[act];
+		const char *p;
+
+		if (!a->keys[0][0] && !a->keys[1][0] && !a->keys[2][0]) {
+			printf("  no key: %s\n", a->name);
+			unbound++;
+		}
+		for (p = a->name; *p; p++)
+			if (!(*p >= 'a' && *p <= 'z') && *p != '-')
+				break;
+		if (*p || !a->help || !a->help[0]) {
+			printf("  bad name or help: %s\n", a->name);
+			bad_names++;
+		}
+		for (j = act + 1; j < NS_NR_ACTIONS; j++)
+			if (!strcmp(a->name, ns_tui_actions[j].name))
+				bad_names++;
+	}
+	CHECK(unbound == 0, "keys: every action has a key");
+	CHECK(bad_names == 0, "keys: action names are unique, lower-case-with-hyphens, with help");
+}
+
+static int parse_one(const char *s, struct ns_tui_input in[2])
+{
+	char err[128];
+
+	return ns_tui_parse_input(&s, in, err, sizeof(err));
+}
+
+static void check_syntax(void)
+{
+	struct ns_tui_input in[2];
+	char err[128];
+	const char *s;
+	int n;
+
+	CHECK(parse_one("x", in) == 1 && in[0].kind == NS_IN_KEY && in[0].key == 'x',
+	      "keys: a character is itself");
+	CHECK(parse_one("<Tab>", in) == 1 && in[0].key == '\t', "keys: <Tab>");
+	CHECK(parse_one("<enter>", in) == 1 && in[0].key == '\n', "keys: <enter>, any case");
+	CHECK(parse_one("<C-l>", in) == 1 && in[0].key == 12, "keys: <C-l> is Ctrl-L");
+	CHECK(parse_one("<lt>", in) == 1 && in[0].key == '<', "keys: <lt> is a literal <");
+	CHECK(parse_one("<F1>", in) == 1 && in[0].key == KEY_F(1), "keys: <F1>");
+	CHECK(parse_one("<PageDown>", in) == 1 && in[0].key == KEY_NPAGE, "keys: <PageDown>");
+	n = parse_one("<Click:3,4>", in);
+	CHECK(n == 2 && in[0].kind == NS_IN_PRESS && in[1].kind == NS_IN_RELEASE &&
+	      in[1].x == 3 && in[1].y == 4, "keys: <Click:3,4> is a press and a release");
+	CHECK(parse_one("<Resize:100x30>", in) == 1 && in[0].kind == NS_IN_RESIZE &&
+	      in[0].x == 100 && in[0].y == 30, "keys: <Resize:100x30>");
+	CHECK(parse_one("<Nope>", in) == -EINVAL, "keys: an unknown <Name> is an error");
+	CHECK(parse_one("<", in) == -EINVAL, "keys: a lone < is an error");
+	CHECK(parse_one("<Resize:0x3>", in) == -EINVAL, "keys: <Resize:0x3> is an error");
+	s = "ab<Up>";
+	n = 0;
+	while (ns_tui_parse_input(&s, in, err, sizeof(err)) > 0)
+		n++;
+	CHECK(n == 3 && ns_tui_check_keys("ab<Up>", err, sizeof(err)) == 0,
+	      "keys: \"ab<Up>\" is three keys");
+}
+
+static void check_dispatch(void)
+{
+	struct ns_tui_keymap km;
+
+	ns_tui_keymap_init(&km);
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_LIST, 'h') == NS_ACT_HELP &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_GRAPH, 'h') == NS_ACT_CURSOR_LEFT,
+	      "keys: h is help in the list, left in the graph");
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_LIST, KEY_NPAGE) == NS_ACT_PAGE_DOWN &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_GRAPH, KEY_NPAGE) == NS_ACT_PAN_PAGE_RIGHT,
+	      "keys: PageDown pages the list, pans the graph");
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_GRAPH, '+') == NS_ACT_ZOOM_IN &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_LIST, '=') == NS_ACT_ZOOM_IN,
+	      "keys: + and = zoom in in both panes");
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_LIST, '\'') == NS_ACT_NONE && km.nr_pending == 1 &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_LIST, 'b') == NS_ACT_GOTO_MARKER_B &&
+	      km.nr_pending == 0, "keys: 'b is a sequence that goes to marker B");
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_LIST, '`') == NS_ACT_NONE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_LIST, 'j') == NS_ACT_MOVE_DOWN,
+	      "keys: a broken sequence (`j) runs its last key");
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_LIST, '~') == NS_ACT_NONE && km.nr_pending == 0,
+	      "keys: an unbound key does nothing");
+}
+
+int main(void)
+{
+	check_table();
+	check_syntax();
+	check_dispatch();
+	return check_failures ? 1 : 0;
+}
