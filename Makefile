@@ -31,9 +31,9 @@ endif
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_NAMES) 2>/dev/null)
 DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKG_NAMES) 2>/dev/null)
 
-override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
+override CFLAGS += -pthread -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-Iinclude $(DEP_CFLAGS) -MMD -MP
-LDLIBS += $(DEP_LIBS) -lm
+LDLIBS += $(DEP_LIBS) -lm -pthread
 
 LIB_SRCS := $(wildcard src/trace/*.c src/model/*.c src/session/*.c src/tui/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

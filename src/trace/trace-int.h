@@ -41,11 +41,23 @@ const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 #define NS_TRACECMD_FL_IN_USECS (1 << 2)
 #define NS_TRACECMD_FL_COMPRESSION (1 << 5)
 
-/* Where sched_switch and sched_wakeup keep the fields we index. */
-struct sched_fields {
-	struct tep_event *sw, *wakeup, *wakeup_new;
-	struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
-	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
+/*
+ * A task in the trace's table. In a CPU's table while indexing,
+ * unknown_until is instead the index of the CPU's first event that named a
+ * task the saved cmdlines lack (-1: none), report_comm the name it gave.
+ */
+struct ns_task {
+	int32_t pid;		/* 0: empty slot (pid 0 is never stored) */
+	char comm[16];		/* last comm seen in sched events (TASK_COMM_LEN) */
+	/* rows <= unknown_until print "<...>" as report does, -1: none */
+	int64_t unknown_until;
+	char report_comm[16];	/* the name report shows after unknown_until */
+	uint64_t last_ts;	/* when comm was seen */
+};
+
+struct ns_tasks {
+	struct ns_task *slots;
+	size_t cap, count;
 };
 
 struct ns_page {
@@ -67,24 +79,12 @@ struct ns_cpu {
 	uint64_t nr_runs, cap_runs;
 	struct ns_missed *missed;
 	uint64_t nr_missed, cap_missed;
+	/* while indexing: the tasks this CPU's sched events named (see index.c) */
+	struct ns_tasks names;
 	/* the record read last, so that reading the next one is sequential */
 	uint64_t cur_page;
 	uint64_t next_idx;
 	bool have_next;
-};
-
-struct ns_task {
-	int32_t pid;		/* 0: empty slot (pid 0 is never stored) */
-	char comm[16];		/* last comm seen in sched events (TASK_COMM_LEN) */
-	/* rows <= unknown_until print "<...>" as report does, -1: none */
-	int64_t unknown_until;
-	char report_comm[16];	/* the name report shows after unknown_until */
-	uint64_t named_on_cpus;	/* while indexing: CPUs (< 64) that named it */
-};
-
-struct ns_tasks {
-	struct ns_task *slots;
-	size_t cap, count;
 };
 
 struct ns_trace {
@@ -101,7 +101,6 @@ struct ns_trace {
 	 * After NS_RECYCLE_BYTES of pages the handle is closed and opened again.
 	 */
 	uint64_t bytes_read;
-	struct sched_fields sched;
 	off_t file_size;
 	struct timespec file_mtime;
 	struct ns_cpu *cpus;
@@ -113,7 +112,11 @@ struct ns_trace {
 	struct ns_tasks tasks;
 };
 
+/* index.c */
+int ns_index_build(struct ns_trace *trace);
+
 /* open.c */
+int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
 int ns_trace_recycle(struct ns_trace *trace);
 void ns_trace_count_page(struct ns_trace *trace, struct ns_cpu *c, uint64_t page);
 

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Indexing: one pass over every record builds the per-CPU arrays described
+ * in trace-int.h (events, pages, runs, lost events) and the names sched
+ * events give to tasks. CPUs are independent, so they are indexed in
+ * parallel: each thread has its own libtracecmd handle (a handle is not
+ * shared between threads) and takes the next CPU not yet taken. What needs
+ * the merged order (which name report prints where) is done after, in one
+ * thread.
+ *
+ * Two workarounds for libtracecmd 1.3 live here. It maps a CPU's whole data
+ * at once, so every page read would stay resident: release_behind() hands
+ * pages already indexed back to the kernel. And it keeps every chunk it
+ * decompresses from a v7 file: a thread reopens its handle after its share
+ * of NS_RECYCLE_BYTES.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "trace-int.h"
+
+#define NS_INDEX_MAX_THREADS 8
+
+/* Where sched_switch and sched_wakeup keep the fields we index. */
+struct sched_fields {
+	struct tep_event *sw, *wakeup, *wakeup_new;
+	struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
+	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
+};
+
+/* One indexing thread. */
+struct worker {
+	struct ns_trace *trace;
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;
+	struct sched_fields sched;
+	uint64_t bytes_read, recycle_bytes;
+	size_t sys_page;
+	pthread_mutex_t *lock;
+	int *next_cpu;
+	int ret;
+};
+
+/* A name first given on some CPU to a task the saved cmdlines lack. */
+struct comm_seen {
+	int cpu;
+	int pid;
+	uint64_t idx;
+	uint64_t row;
+	char comm[16];
+};
+
+/* Grow *v (of elements of @size) so that it holds at least @need elements. */
+static int grow(void **v, uint64_t *cap, uint64_t need, size_t size)
+{
+	uint64_t ncap = *cap ? *cap : 64;
+	void *nv;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	nv = realloc(*v, ncap * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+#define GROW(arr, nr, cap) grow((void **)&(arr), &(cap), (nr) + 1, sizeof(*(arr)))
+
+/* Drop the slack of the doubling growth: the index stays at 16 bytes/event. */
+static void shrink(void **v, uint64_t *cap, uint64_t nr, size_t size)
+{
+	void *nv;
+
+	if (!nr || nr == *cap)
+		return;
+	nv = realloc(*v, nr * size);
+	if (nv) {
+		*v = nv;
+		*cap = nr;
+	}
+}
+
+#define SHRINK(arr, nr, cap) shrink((void **)&(arr), &(cap), (nr), sizeof(*(arr)))
+
+static struct tep_format_field *field(struct tep_event *ev, const char *name)
+{
+	return ev ? tep_find_field(ev, name) : NULL;
+}
+
+static void find_sched_fields(struct tep_handle *tep, struct sched_fields *sf)
+{
+	memset(sf, 0, sizeof(*sf));
+	sf->sw = tep_find_event_by_name(tep, "sched", "sched_switch");
+	sf->wakeup = tep_find_event_by_name(tep, "sched", "sched_wakeup");
+	sf->wakeup_new = tep_find_event_by_name(tep, "sched", "sched_wakeup_new");
+	sf->prev_pid = field(sf->sw, "prev_pid");
+	sf->prev_comm = field(sf->sw, "prev_comm");
+	sf->next_pid = field(sf->sw, "next_pid");
+	sf->next_comm = field(sf->sw, "next_comm");
+	sf->wk_pid = field(sf->wakeup, "pid");
+	sf->wk_comm = field(sf->wakeup, "comm");
+	sf->wkn_pid = field(sf->wakeup_new, "pid");
+	sf->wkn_comm = field(sf->wakeup_new, "comm");
+	if (!sf->prev_pid || !sf->next_pid)
+		sf->sw = NULL;
+}
+
+static int worker_open(struct worker *w)
+{
+	w->handle = NULL;
+	if (ns_trace_reopen_handle(w->trace->path, &w->handle))
+		return -EIO;
+	w->tep = tracecmd_get_tep(w->handle);
+	find_sched_fields(w->tep, &w->sched);
+	w->bytes_read = 0;
+	return 0;
+}
+
+static int read_int(struct tep_format_field *f, struct tep_record *rec, int *val)
+{
+	unsigned long long v;
+
+	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size)
+		return -1;
+	if (tep_read_number_field(f, rec->data, &v))
+		return -1;
+	*val = (int)v;
+	return 0;
+}
+
+static void read_comm(struct tep_format_field *f, struct tep_record *rec, char *out, size_t len)
+{
+	size_t n;
+
+	out[0] = '\0';
+	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size)
+		return;
+	n = (size_t)f->size < len - 1 ? (size_t)f->size : len - 1;
+	memcpy(out, (char *)rec->data + f->offset, n);
+	out[n] = '\0';
+}
+
+/*
+ * A sched event names a task: remember the comm for labels, and, for a pid
+ * the saved cmdlines lack, this CPU's first naming (see apply_comms()).
+ */
+static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t ts, int pid,
+		     const char *comm)
+{
+	struct ns_task *task;
+
+	if (pid <= 0)
+		return 0;
+	task = ns_tasks_get(&c->names, pid, true);
+	if (!task)
+		return -ENOMEM;
+	if (comm[0]) {
+		snprintf(task->comm, sizeof(task->comm), "%s", comm);
+		task->last_ts = ts;
+	}
+	if (task->unknown_until == -1 && !tep_is_pid_registered(w->tep, pid)) {
+		task->unknown_until = (int64_t)idx;
+		snprintf(task->report_comm, sizeof(task->report_comm), "%s", comm);
+	}
+	return 0;
+}
+
+static int add_run(struct ns_cpu *c, uint64_t ts, int pid)
+{
+	if (GROW(c->runs, c->nr_runs, c->cap_runs))
+		return -ENOMEM;
+	c->runs[c->nr_runs].start_ns = ts;
+	c->runs[c->nr_runs].pid = pid;
+	c->runs[c->nr_runs].reserved = 0;
+	c->nr_runs++;
+	return 0;
+}
+
+static int index_sched(struct worker *w, struct ns_cpu *c, uint64_t idx, int type,
+		       struct tep_record *rec)
+{
+	const struct sched_fields *sf = &w->sched;
+	char comm[20];
+	int ret;
+
+	if (sf->sw && type == sf->sw->id) {
+		int prev_pid, next_pid;
+
+		if (read_int(sf->prev_pid, rec, &prev_pid) || read_int(sf->next_pid, rec, &next_pid))
+			return 0;
+		/* before the first switch, the task it switches away from ran */
+		if (!c->nr_runs && (ret = add_run(c, c->events[0].ts_ns, prev_pid)))
+			return ret;
+		if ((ret = add_run(c, rec->ts, next_pid)))
+			return ret;
+		/* the plugin names prev before next, as report prints them */
+		read_comm(sf->prev_comm, rec, comm, sizeof(comm));
+		if ((ret = note_comm(w, c, idx, rec->ts, prev_pid, comm)))
+			return ret;
+		read_comm(sf->next_comm, rec, comm, sizeof(comm));
+		return note_comm(w, c, idx, rec->ts, next_pid, comm);
+	}
+	if ((sf->wakeup && type == sf->wakeup->id && sf->wk_comm) ||
+	    (sf->wakeup_new && type == sf->wakeup_new->id && sf->wkn_comm)) {
+		bool is_new = !(sf->wakeup && type == sf->wakeup->id);
+		int pid;
+
+		if (read_int(is_new ? sf->wkn_pid : sf->wk_pid, rec, &pid))
+			return 0;
+		read_comm(is_new ? sf->wkn_comm : sf->wk_comm, rec, comm, sizeof(comm));
+		return note_comm(w, c, idx, rec->ts, pid, comm);
+	}
+	return 0;
+}
+
+static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *rec)
+{
+	int page_size = w->trace->page_size;
+	uint64_t page = rec->offset & ~(uint64_t)(page_size - 1);
+	uint64_t idx = c->nr_events;
+	struct ns_event *ev;
+	int type;
+
+	if (GROW(c->events, c->nr_events, c->cap_events))
+		return -ENOMEM;
+	if (!c->nr_pages || c->pages[c->nr_pages - 1].offset != page) {
+		if (GROW(c->pages, c->nr_pages, c->cap_pages))
+			return -ENOMEM;
+		c->pages[c->nr_pages].offset = page;
+		c->pages[c->nr_pages].first_idx = idx;
+		c->nr_pages++;
+		w->bytes_read += page_size;
+	}
+	if (rec->missed_events) {
+		if (GROW(c->missed, c->nr_missed, c->cap_missed))
+			return -ENOMEM;
+		c->missed[c->nr_missed].idx = idx;
+		c->missed[c->nr_missed].count = rec->missed_events;
+		c->nr_missed++;
+	}
+	type = tep_data_type(w->tep, rec);
+	ev = &c->events[idx];
+	ev->ts_ns = rec->ts;
+	ev->pid = tep_data_pid(w->tep, rec);
+	ev->type = (uint16_t)type;
+	ev->page_off = (uint16_t)(rec->offset & (page_size - 1));
+	c->nr_events++;
+	return index_sched(w, c, idx, type, rec);
+}
+
+/*
+ * Where the pages read so far lie in libtracecmd's mapping. Only a run in
+ * which record data addresses advance exactly as file offsets do is known
+ * to be one linear mapping; any other step starts a new run.
+ */
+struct behind {
+	char *base;		/* first byte of the run */
+	char *last;		/* data of the last record seen */
+	uint64_t last_off;	/* and its offset */
+	size_t released;	/* bytes from base already given back */
+};
+
+#define NS_RELEASE_STEP (8u << 20)
+
+/* Give back the run's pages before @rec's page; @rec keeps its map alive. */
+static void release_behind(struct behind *b, struct tep_record *rec, size_t sys_page)
+{
+	char *data = rec->data;
+	uintptr_t end;
+
+	if (!b->base || data < b->last || (uint64_t)(data - b->last) != rec->offset - b->last_off) {
+		b->base = (char *)(((uintptr_t)data + sys_page - 1) & ~(uintptr_t)(sys_page - 1));
+		b->released = 0;
+	}
+	b->last = data;
+	b->last_off = rec->offset;
+	end = ((uintptr_t)data & ~(uintptr_t)(sys_page - 1)) - sys_page;
+	if (end > (uintptr_t)b->base + b->released + NS_RELEASE_STEP) {
+		madvise(b->base + b->released, end - (uintptr_t)b->base - b->released,
+			MADV_DONTNEED);
+		b->released = end - (uintptr_t)b->base;
+	}
+}
+
+static int index_cpu(struct worker *w, int cpu)
+{
+	struct ns_cpu *c = &w->trace->cpus[cpu];
+	struct behind behind = { 0 };
+	struct tep_record *rec;
+	int ret = 0;
+
+	for (rec = tracecmd_read_cpu_first(w->handle, cpu); rec;
+	     rec = tracecmd_read_data(w->handle, cpu)) {
+		uint64_t off = rec->offset;
+
+		ret = index_record(w, c, rec);
+		if (!ret)
+			release_behind(&behind, rec, w->sys_page);
+		tracecmd_free_record(rec);
+		if (ret)
+			return ret;
+		if (w->trace->compressed && w->bytes_read > w->recycle_bytes) {
+			/* start afresh and go on after the last record indexed */
+			tracecmd_close(w->handle);
+			ret = worker_open(w);
+			if (ret)
+				return ret;
+			memset(&behind, 0, sizeof(behind));
+			rec = tracecmd_read_at(w->handle, off, NULL);
+			if (!rec)
+				return -EIO;
+			tracecmd_free_record(rec);
+		}
+	}
+	SHRINK(c->events, c->nr_events, c->cap_events);
+	SHRINK(c->pages, c->nr_pages, c->cap_pages);
+	SHRINK(c->runs, c->nr_runs, c->cap_runs);
+	/* no sched_switch at all: the pid of the first event stands for the CPU */
+	if (!c->nr_runs && c->nr_events)
+		ret = add_run(c, c->events[0].ts_ns, c->events[0].pid);
+	return ret;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int cpu;
+
+	w->ret = worker_open(w);
+	while (!w->ret) {
+		pthread_mutex_lock(w->lock);
+		cpu = (*w->next_cpu)++;
+		pthread_mutex_unlock(w->lock);
+		if (cpu >= w->trace->nr_cpus)
+			break;
+		w->ret = index_cpu(w, cpu);
+	}
+	if (w->handle)
+		tracecmd_close(w->handle);
+	return NULL;
+}
+
+static int index_cpus(struct ns_trace *trace)
+{
+	struct worker workers[NS_INDEX_MAX_THREADS];
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int nr = trace->nr_cpus, i, next_cpu = 0, ret = 0;
+	pthread_t threads[NS_INDEX_MAX_THREADS];
+	bool started[NS_INDEX_MAX_THREADS] = { 0 };
+
+	if (nr > online)
+		nr = online > 0 ? (int)online : 1;
+	if (nr > NS_INDEX_MAX_THREADS)
+		nr = NS_INDEX_MAX_THREADS;
+	if (nr < 1)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		memset(&workers[i], 0, sizeof(workers[i]));
+		workers[i].trace = trace;
+		workers[i].lock = &lock;
+		workers[i].next_cpu = &next_cpu;
+		workers[i].sys_page = (size_t)sysconf(_SC_PAGESIZE);
+		/*
+		 * Together the threads keep at most NS_RECYCLE_BYTES of leaked
+		 * chunks. Each reopen costs a header parse (0.1 s with a 5 MB
+		 * kallsyms), but memory is what our users' boards lack.
+		 */
+		workers[i].recycle_bytes = NS_RECYCLE_BYTES / nr;
+	}
+	for (i = 1; i < nr; i++)
+		started[i] = !pthread_create(&threads[i], NULL, worker_main, &workers[i]);
+	worker_main(&workers[0]);
+	for (i = 1; i < nr; i++)
+		if (started[i])
+			pthread_join(threads[i], NULL);
+	for (i = 0; i < nr; i++)
+		if (workers[i].ret && !ret)
+			ret = workers[i].ret;
+	return ret;
+}
+
+static int cmp_comm_seen(const void *a, const void *b)
+{
+	const struct comm_seen *x = a, *y = b;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Fold the CPUs' name tables into the trace's task table: the latest comm
+ * for labels; and, since libtraceevent's sched_switch plugin registers the
+ * comms it prints (first name wins), `trace-cmd report` shows "<...>" for a
+ * task the saved cmdlines lack until a sched event has named it. Replay
+ * that in report's order now, once, so that formatting rows later in any
+ * order gives the same names.
+ */
+static int apply_comms(struct ns_trace *trace)
+{
+	struct comm_seen *seen = NULL;
+	size_t n = 0, cap = 0, i;
+	int cpu, ret = 0;
+
+	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
+		struct ns_tasks *names = &trace->cpus[cpu].names;
+
+		for (i = 0; i < names->cap; i++) {
+			const struct ns_task *t = &names->slots[i];
+			struct ns_task *g;
+
+			if (!t->pid)
+				continue;
+			g = ns_tasks_get(&trace->tasks, t->pid, true);
+			if (!g) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			if (t->comm[0] && (!g->comm[0] || t->last_ts >= g->last_ts)) {
+				memcpy(g->comm, t->comm, sizeof(g->comm));
+				g->last_ts = t->last_ts;
+			}
+			if (t->unknown_until < 0)
+				continue;
+			if (n == cap) {
+				struct comm_seen *nv;
+
+				cap = cap ? cap * 2 : 256;
+				nv = realloc(seen, cap * sizeof(*seen));
+				if (!nv) {
+					ret = -ENOMEM;
+					goto out;
+				}
+				seen = nv;
+			}
+			seen[n].cpu = cpu;
+			seen[n].pid = t->pid;
+			seen[n].idx = (uint64_t)t->unknown_until;
+			memcpy(seen[n].comm, t->report_comm, sizeof(seen[n].comm));
+			n++;
+		}
+		ns_tasks_free(names);
+	}
+	for (i = 0; i < n; i++)
+		seen[i].row = ns_trace_row_of(trace, seen[i].cpu, seen[i].idx);
+	qsort(seen, n, sizeof(*seen), cmp_comm_seen);
+	/* make libtraceevent build its sorted table before we add to it */
+	tep_data_comm_from_pid(trace->tep, 0);
+	for (i = 0; i < n; i++) {
+		struct ns_task *task = ns_tasks_get(&trace->tasks, seen[i].pid, true);
+
+		if (!task) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (task->unknown_until != -1)
+			continue;
+		task->unknown_until = (int64_t)seen[i].row;
+		memcpy(task->report_comm, seen[i].comm, sizeof(task->report_comm));
+		tep_register_comm(trace->tep, seen[i].comm, seen[i].pid);
+	}
+out:
+	free(seen);
+	return ret;
+}
+
+/**
+ * ns_index_build - index every event of the trace
+ * Returns 0 or a negative errno.
+ */
+int ns_index_build(struct ns_trace *trace)
+{
+	int cpu, ret;
+
+	ret = index_cpus(trace);
+	if (ret)
+		return ret;
+	trace->first_ns = UINT64_MAX;
+	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
+		struct ns_cpu *c = &trace->cpus[cpu];
+
+		trace->nr_events += c->nr_events;
+		if (!c->nr_events)
+			continue;
+		if (c->events[0].ts_ns < trace->first_ns)
+			trace->first_ns = c->events[0].ts_ns;
+		if (c->events[c->nr_events - 1].ts_ns > trace->last_ns)
+			trace->last_ns = c->events[c->nr_events - 1].ts_ns;
+	}
+	if (!trace->nr_events)
+		trace->first_ns = 0;
+	ret = ns_order_build(trace);
+	if (ret)
+		return ret;
+	return apply_comms(trace);
+}
