@@ -4,7 +4,8 @@
  * in trace-int.h (events, pages, runs, lost events) and the names sched
  * events give to tasks. CPUs are independent, so they are indexed in
  * parallel: each thread has its own libtracecmd handle (a handle is not
- * shared between threads) and takes the next CPU not yet taken. What needs
+ * shared between threads; the first thread uses the trace's) and takes the
+ * next CPU not yet taken. What needs
  * the merged order (which name report prints where) is done after, in one
  * thread.
  *
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "trace-int.h"
@@ -42,6 +44,7 @@ struct worker {
 	size_t sys_page;
 	pthread_mutex_t *lock;
 	int *next_cpu;
+	bool borrowed;		/* uses the trace's own handle (the first thread) */
 	int ret;
 };
 
@@ -113,11 +116,20 @@ static void find_sched_fields(struct tep_handle *tep, struct sched_fields *sf)
 		sf->sw = NULL;
 }
 
+/* A fresh handle for @w (closing the one it had, or recycling the trace's). */
 static int worker_open(struct worker *w)
 {
-	w->handle = NULL;
-	if (ns_trace_reopen_handle(w->trace->path, &w->handle))
-		return -EIO;
+	if (w->borrowed) {
+		if (w->handle && ns_trace_recycle(w->trace))
+			return -EIO;
+		w->handle = w->trace->handle;
+	} else {
+		if (w->handle)
+			tracecmd_close(w->handle);
+		w->handle = NULL;
+		if (ns_trace_reopen_handle(w->trace->path, &w->handle))
+			return -EIO;
+	}
 	w->tep = tracecmd_get_tep(w->handle);
 	find_sched_fields(w->tep, &w->sched);
 	w->bytes_read = 0;
@@ -297,6 +309,7 @@ static int index_cpu(struct worker *w, int cpu)
 	struct tep_record *rec;
 	int ret = 0;
 
+	errno = 0;
 	for (rec = tracecmd_read_cpu_first(w->handle, cpu); rec;
 	     rec = tracecmd_read_data(w->handle, cpu)) {
 		uint64_t off = rec->offset;
@@ -309,7 +322,6 @@ static int index_cpu(struct worker *w, int cpu)
 			return ret;
 		if (w->trace->compressed && w->bytes_read > w->recycle_bytes) {
 			/* start afresh and go on after the last record indexed */
-			tracecmd_close(w->handle);
 			ret = worker_open(w);
 			if (ret)
 				return ret;
@@ -319,7 +331,15 @@ static int index_cpu(struct worker *w, int cpu)
 				return -EIO;
 			tracecmd_free_record(rec);
 		}
+		errno = 0;
 	}
+	/*
+	 * libtracecmd ends a CPU's records with NULL both at the end and when
+	 * it cannot map the next page (out of memory or address space): only
+	 * errno tells them apart, and a short index must not pass for a trace.
+	 */
+	if (errno == ENOMEM)
+		return -ENOMEM;
 	SHRINK(c->events, c->nr_events, c->cap_events);
 	SHRINK(c->pages, c->nr_pages, c->cap_pages);
 	SHRINK(c->runs, c->nr_runs, c->cap_runs);
@@ -343,7 +363,9 @@ static void *worker_main(void *arg)
 			break;
 		w->ret = index_cpu(w, cpu);
 	}
-	if (w->handle)
+	if (w->borrowed)
+		w->trace->bytes_read = w->bytes_read;
+	else if (w->handle)
 		tracecmd_close(w->handle);
 	return NULL;
 }
@@ -353,6 +375,7 @@ static int index_cpus(struct ns_trace *trace)
 	struct worker workers[NS_INDEX_MAX_THREADS];
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct rlimit as;
 	int nr = trace->nr_cpus, i, next_cpu = 0, ret = 0;
 	pthread_t threads[NS_INDEX_MAX_THREADS];
 	bool started[NS_INDEX_MAX_THREADS] = { 0 };
@@ -361,6 +384,13 @@ static int index_cpus(struct ns_trace *trace)
 		nr = online > 0 ? (int)online : 1;
 	if (nr > NS_INDEX_MAX_THREADS)
 		nr = NS_INDEX_MAX_THREADS;
+	/*
+	 * Each handle maps whole CPUs' data: under an address-space limit
+	 * (ulimit -v) one handle is all we can afford, and libtraceevent
+	 * crashes on the failed allocations that more would cause.
+	 */
+	if (!getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
+		nr = 1;
 	if (nr < 1)
 		return 0;
 	for (i = 0; i < nr; i++) {
@@ -376,6 +406,7 @@ static int index_cpus(struct ns_trace *trace)
 		 */
 		workers[i].recycle_bytes = NS_RECYCLE_BYTES / nr;
 	}
+	workers[0].borrowed = true;
 	for (i = 1; i < nr; i++)
 		started[i] = !pthread_create(&threads[i], NULL, worker_main, &workers[i]);
 	worker_main(&workers[0]);
