@@ -20,7 +20,8 @@ msg = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
 # Minimum versions: what the code calls and what Debian 12 ships.
-PKGS := libtraceevent>=1.5 libtracecmd>=1.2 libtracefs>=1.3 inih>=53 ncursesw>=6.1
+PKGS := libtraceevent>=1.5 libtracecmd>=1.2 libtracefs>=1.3 inih>=53 ncursesw>=6.1 \
+	libzstd>=1.4 zlib>=1.2
 PKG_NAMES := $(foreach p,$(PKGS),$(firstword $(subst >=, ,$(p))))
 
 # Probe once per make run; `make deps` installs what is missing.
@@ -84,17 +85,20 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/bench.sh $(TRACE)
 
-# The man page's KEYS table and the README's screenshot come from the binary.
+# The man page's KEYS table, the README's screenshot and contrib/config.ini
+# come from the binary.
 docs: all
 	$(Q)contrib/gen-docs.sh update $(BUILD)/nurseshark
 
 install: all
-	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5
 	install -m 755 $(BUILD)/nurseshark $(DESTDIR)$(bindir)/nurseshark
 	install -m 644 man/nurseshark.1 $(DESTDIR)$(mandir)/man1/nurseshark.1
+	install -m 644 man/nurseshark.ini.5 $(DESTDIR)$(mandir)/man5/nurseshark.ini.5
 
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/nurseshark $(DESTDIR)$(mandir)/man1/nurseshark.1
+	rm -f $(DESTDIR)$(bindir)/nurseshark $(DESTDIR)$(mandir)/man1/nurseshark.1 \
+		$(DESTDIR)$(mandir)/man5/nurseshark.ini.5
 
 clean:
 	rm -rf $(BUILD)

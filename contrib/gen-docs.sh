@@ -5,13 +5,15 @@
 # drift from it: the man page's KEYS table (`nurseshark --keys-table`, from
 # the action list), the README's keys (that table as man shows it) and the
 # README's screenshot (`nurseshark --snapshot 80x24 contrib/sample.dat`).
-# Each sits between two marker lines in its file.
+# Each sits between two marker lines in its file. contrib/config.ini is
+# `nurseshark --print-config`, whole.
 #
 #   gen-docs.sh man BIN <man/nurseshark.1 >new   the page, its KEYS table redone
 #   gen-docs.sh readme BIN <README.md >new       the README, screenshot and keys redone
-#   gen-docs.sh update BIN                       both rewritten in place (make docs)
+#   gen-docs.sh config BIN >new                  contrib/config.ini
+#   gen-docs.sh update BIN                       all rewritten in place (make docs)
 #
-# tests/docs.sh runs the first two and compares; `make docs` runs the last.
+# tests/docs.sh runs the first three and compares; `make docs` runs the last.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,18 +70,24 @@ gen_readme() {
 	splice '<!-- KEYS-BEGIN' '<!-- KEYS-END' "$tmp" <"$tmp.mid"
 }
 
-[ $# -eq 2 ] || { sed -n '10,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+gen_config() {
+	"$1" --print-config
+}
+
+[ $# -eq 2 ] || { sed -n '11,14s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 case $1 in
 man) gen_man "$2" ;;
 readme) gen_readme "$2" ;;
+config) gen_config "$2" ;;
 update)
-	for f in man/nurseshark.1:gen_man README.md:gen_readme; do
+	for f in man/nurseshark.1:gen_man README.md:gen_readme contrib/config.ini:gen_config; do
 		file=$top/${f%%:*}
+		touch "$file"
 		"${f#*:}" "$2" <"$file" >"$tmp.out"
 		if ! cmp -s "$file" "$tmp.out"; then
 			cat "$tmp.out" >"$file"
 			echo "  GEN    ${f%%:*}"
 		fi
 	done ;;
-*) sed -n '10,12s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+*) sed -n '11,14s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac

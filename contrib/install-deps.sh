@@ -21,7 +21,7 @@ set -u
 # libc6-dev is listed because gcc only recommends it, and images that turn
 # recommends off would otherwise have a compiler without a C library.
 build_pkgs="libtraceevent-dev libtracecmd-dev libtracefs-dev libinih-dev libncurses-dev
-pkg-config gcc libc6-dev make"
+libzstd-dev zlib1g-dev pkg-config gcc libc6-dev make"
 # Tests: trace-cmd is the oracle (`trace-cmd report`), tmux the terminal the
 # screen tests drive, groff-base renders the man page for tests/docs.sh.
 test_pkgs="trace-cmd tmux groff-base"
@@ -72,7 +72,7 @@ not_debian() {
 	for t in make pkg-config cc trace-cmd tmux groff; do
 		command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
 	done
-	for p in libtraceevent libtracecmd libtracefs inih ncursesw; do
+	for p in libtraceevent libtracecmd libtracefs inih ncursesw libzstd zlib; do
 		pkg-config --exists "$p" 2>/dev/null || missing="$missing $p"
 	done
 	if [ $bench -eq 1 ]; then

@@ -14,6 +14,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "nurseshark/filter.h"
+#include "nurseshark/session.h"
 #include "nurseshark/trace.h"
 #include "nurseshark/tui.h"
 
@@ -30,6 +32,14 @@ enum {
 	OPT_KEYS_TABLE,
 	OPT_VERSION,
 	OPT_STATS,
+	OPT_CPU,
+	OPT_PID,
+	OPT_TASK,
+	OPT_NO_SESSION,
+	OPT_FILTERS,
+	OPT_CONFIG,
+	OPT_CHECK_CONFIG,
+	OPT_PRINT_CONFIG,
 };
 
 static const struct option long_options[] = {
@@ -40,15 +50,24 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "task", required_argument, NULL, OPT_TASK },
+	{ "session", required_argument, NULL, 's' },
+	{ "no-session", no_argument, NULL, OPT_NO_SESSION },
+	{ "filters", required_argument, NULL, OPT_FILTERS },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
+	{ "print-config", no_argument, NULL, OPT_PRINT_CONFIG },
 	{ NULL, 0, NULL, 0 },
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: nurseshark [-i FILE | FILE]\n"
+		"usage: nurseshark [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE | FILE]\n"
-		"       nurseshark --export [-i FILE | FILE]\n"
+		"       nurseshark --export [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark --stats [-i FILE | FILE]\n"
 		"\n"
 		"A terminal viewer for trace-cmd's trace.dat files (default ./%s).\n"
@@ -60,14 +79,35 @@ static void usage(FILE *out)
 		"                        <Esc> <Space> <Up> <Down> <Left> <Right> <S-Left>\n"
 		"                        <PageUp> <PageDown> <Home> <End> <F1> <C-x> <lt>,\n"
 		"                        <Click:X,Y> <WheelUp:X,Y> <Resize:COLSxROWS> ...\n"
-		"  --export              print the events as `trace-cmd report` does\n"
+		"  --export              print the events as `trace-cmd report` does (those\n"
+		"                        the filters show)\n"
+		"\n"
+		"Filters, as in trace-cmd report:\n"
+		"  --cpu LIST            only the CPUs of LIST (0,2-5), in graph and list\n"
+		"  --pid LIST            a task row for each pid (--export: only their events)\n"
+		"  --task NAME           a task row for each task named NAME (--export: only\n"
+		"                        their events)\n"
+		"  -F FILTER             only the events FILTER matches (report -F syntax:\n"
+		"                        'sched/sched_switch: prev_pid == 0'); several are OR-ed\n"
+		"  -v                    the -F after it hide the events they match\n"
+		"\n"
+		"Sessions and settings (INI files, see nurseshark.ini(5)):\n"
+		"  -s, --session FILE    restore the session saved in FILE (its trace unless\n"
+		"                        one is named)\n"
+		"  --no-session          neither restore nor save the trace's own session\n"
+		"  --filters FILE        the filters saved in FILE (:save-filters)\n"
+		"  --config FILE         read FILE instead of config.ini\n"
+		"  --check-config        report the problems of config.ini (and of -s and\n"
+		"                        --filters) on stderr and exit: 1 if there are any\n"
+		"  --print-config        print config.ini with every setting at its default\n"
+		"\n"
 		"  --keys-table          print the key bindings as man page source\n"
 		"  --stats               load, time 100 redraws of the whole trace off screen,\n"
 		"                        print the figures (for make bench)\n"
 		"  -h, --help            this help\n"
 		"  --version             the version\n"
 		"\n"
-		"In the viewer, ? or F1 lists every key; q quits.\n", DEFAULT_TRACE);
+		"In the viewer, F1 (or h in the list) lists every key; q quits.\n", DEFAULT_TRACE);
 }
 
 static double now_ms(clockid_t clock)
@@ -107,6 +147,29 @@ static int print_stats(const char *file, char *err, size_t err_len)
 	return ret;
 }
 
+static int shown_row(const void *vis, uint64_t row)
+{
+	return ns_visible_row(vis, row);
+}
+
+/* --export: what the list shows, as `trace-cmd report` prints it. */
+static int export_shown(struct ns_trace *trace, const struct ns_filter_set *filters, char *err,
+			size_t err_len)
+{
+	struct ns_visible *vis;
+	int ret;
+
+	ret = ns_visible_build(trace, filters, &vis, err, err_len);
+	if (ret)
+		return ret;
+	ret = ns_trace_export_shown(trace, stdout, 0, ns_trace_nr_events(trace),
+				    ns_visible_list_filtered(vis) ? shown_row : NULL, vis);
+	if (ret)
+		snprintf(err, err_len, "%s", strerror(-ret));
+	ns_visible_free(vis);
+	return ret;
+}
+
 static int parse_size(const char *s, int *cols, int *rows)
 {
 	char *end;
@@ -128,16 +191,57 @@ int main(int argc, char **argv)
 {
 	const char *file = NULL, *keys = NULL, *snapshot = NULL;
 	int export = 0, stats = 0, cols = 0, rows = 0, opt, ret;
+	struct ns_filter_args fargs;
+	struct ns_filter_set *filters = NULL;
+	struct ns_tui_setup setup = { 0 };
 	struct ns_trace *trace;
-	char err[256];
+	char err[768];
+	const char *session_file = NULL, *filters_file = NULL, *config_file = NULL;
+	int no_session = 0, check_config = 0, cmdline_filters = 0, named, interactive;
+	struct ns_config_schema schema;
+	struct ns_files files;
 
 	setlocale(LC_ALL, "");
 	argv[0] = "nurseshark";	/* getopt's messages name the program, not its path */
-	while ((opt = getopt_long(argc, argv, "i:h", long_options, NULL)) != -1) {
+	ns_filter_args_init(&fargs);
+	while ((opt = getopt_long(argc, argv, "i:hF:vs:", long_options, NULL)) != -1) {
 		switch (opt) {
+		case OPT_CPU:
+		case OPT_PID:
+		case OPT_TASK:
+		case 'F':
+		case 'v':
+			cmdline_filters = 1;
+			if (ns_filter_args_push(&fargs, opt == OPT_CPU ? NS_FILTER_ARG_CPUS :
+						opt == OPT_PID ? NS_FILTER_ARG_PIDS :
+						opt == OPT_TASK ? NS_FILTER_ARG_TASK :
+						opt == 'F' ? NS_FILTER_ARG_EXPR : NS_FILTER_ARG_NEGATE,
+						optarg)) {
+				fprintf(stderr, "nurseshark: out of memory\n");
+				return 1;
+			}
+			break;
 		case 'i':
 			file = optarg;
 			break;
+		case 's':
+			session_file = optarg;
+			break;
+		case OPT_NO_SESSION:
+			no_session = 1;
+			break;
+		case OPT_FILTERS:
+			filters_file = optarg;
+			break;
+		case OPT_CONFIG:
+			config_file = optarg;
+			break;
+		case OPT_CHECK_CONFIG:
+			check_config = 1;
+			break;
+		case OPT_PRINT_CONFIG:
+			ns_tui_print_config(stdout);
+			return fflush(stdout) ? 1 : 0;
 		case OPT_SNAPSHOT:
 			snapshot = optarg;
 			break;
@@ -171,6 +275,7 @@ int main(int argc, char **argv)
 		}
 		file = argv[optind];
 	}
+	named = file != NULL;
 	if (!file)
 		file = DEFAULT_TRACE;
 	if (snapshot && parse_size(snapshot, &cols, &rows)) {
@@ -191,6 +296,45 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	/*
+	 * config.ini and sessions. --snapshot and --export read no file they
+	 * are not named and keep nothing, so that scripts, tests and `make
+	 * docs` give the same output whatever is in $HOME.
+	 */
+	interactive = !snapshot && !export && !stats;
+	ns_tui_config_schema(&schema);
+	if (ns_files_init(&files, &schema)) {
+		fprintf(stderr, "nurseshark: out of memory\n");
+		return 1;
+	}
+	if (interactive || check_config || config_file)
+		ns_files_read_config(&files, &schema, config_file);
+	ns_tui_config_check(&files.config, &files.problems);
+	if (session_file && ns_files_read_session(&files, session_file) && !check_config) {
+		ns_diag_print(&files.problems, stderr, "nurseshark: ");
+		ns_files_free(&files);
+		return 1;
+	}
+	if (check_config) {
+		if (filters_file) {
+			struct ns_filter_set *fs = ns_filter_set_alloc();
+
+			if (fs)
+				ns_filters_read(fs, filters_file, &files.problems);
+			ns_filter_set_free(fs);
+		}
+		ret = ns_diag_count(&files.problems);
+		ns_diag_print(&files.problems, stderr, "nurseshark: ");
+		if (!ret)
+			printf("%s: no problems\n", files.config.path ? files.config.path :
+			       "config.ini (none: the defaults)");
+		ns_files_free(&files);
+		return ret ? 1 : 0;
+	}
+	/* a session names its trace: that one, unless another is named */
+	if (files.have_session && !named && files.session.trace.path)
+		file = files.session.trace.path;
+
 	if (stats) {
 		ret = print_stats(file, err, sizeof(err));
 		if (ret)
@@ -201,19 +345,74 @@ int main(int argc, char **argv)
 	trace = ns_trace_open(file, err, sizeof(err));
 	if (!trace) {
 		fprintf(stderr, "nurseshark: %s: %s\n", file, err);
+		ns_files_free(&files);
 		return 1;
 	}
+	ret = ns_files_trace(&files, file, interactive && !no_session && !session_file &&
+			     files.config.session_restore,
+			     interactive && !no_session && files.config.session_save);
+	if (ret)
+		ns_diag_add(&files.problems, file, 0, "%s: the session is not kept",
+			    strerror(-ret));
+	filters = ns_filter_set_alloc();
+	if (!filters || ns_filter_set_hide_empty_cpus(filters, trace)) {
+		fprintf(stderr, "nurseshark: out of memory\n");
+		ns_trace_close(trace);
+		return 1;
+	}
+	if (filters_file && ns_files_read_filters(&files, trace, filters, filters_file)) {
+		ns_diag_print(&files.problems, stderr, "nurseshark: ");
+		ns_filter_set_free(filters);
+		ns_trace_close(trace);
+		ns_files_free(&files);
+		return 1;
+	}
+	/* --export has no graph: --pid and --task narrow its list instead */
+	ret = ns_filter_args_apply(&fargs, trace, filters, !export, err, sizeof(err));
+	ns_filter_args_free(&fargs);
+	if (ret) {
+		fprintf(stderr, "nurseshark: %s\n", err);
+		ns_filter_set_free(filters);
+		ns_trace_close(trace);
+		return 2;
+	}
+	setup.filters = filters;
+	/* the command line's filters (--filters, -F, --cpu...) win over a session's */
+	if (ns_files_restore_filters(&files, trace, filters, cmdline_filters || filters_file)) {
+		fprintf(stderr, "nurseshark: out of memory\n");
+		ns_filter_set_free(filters);
+		ns_trace_close(trace);
+		ns_files_free(&files);
+		return 1;
+	}
+	setup.config = &files.config;
+	setup.session = files.have_session ? &files.session : NULL;
+	setup.session_name = files.session_name;
+	setup.trace_id = &files.trace_id;
+	setup.fresh_filters = files.fresh;
+	setup.problems = &files.problems;
+	if (files.auto_path) {
+		setup.at_exit = ns_files_at_exit;
+		setup.at_exit_arg = &files;
+	}
 	if (export) {
-		ret = ns_trace_export(trace, stdout, 0, ns_trace_nr_events(trace));
-		if (ret)
-			snprintf(err, sizeof(err), "%s", strerror(-ret));
+		ret = export_shown(trace, filters, err, sizeof(err));
 	} else if (snapshot) {
-		ret = ns_tui_snapshot(trace, cols, rows, keys, stdout, err, sizeof(err));
+		ret = ns_tui_snapshot_setup(trace, &setup, cols, rows, keys, stdout, err,
+					    sizeof(err));
 	} else {
-		ret = ns_tui_run(trace, err, sizeof(err));
+		ret = ns_tui_run_setup(trace, &setup, err, sizeof(err));
 	}
 	if (ret)
 		fprintf(stderr, "nurseshark: %s: %s\n", file, err);
+	/* the terminal is back: what became of the session, in a word */
+	if (files.save_failed)
+		fprintf(stderr, "nurseshark: warning: the session was not saved: %s\n",
+			files.save_error);
+	else if (interactive && !ret && files.state_error[0])
+		fprintf(stderr, "nurseshark: warning: %s\n", files.state_error);
+	ns_filter_set_free(filters);
 	ns_trace_close(trace);
+	ns_files_free(&files);
 	return ret ? 1 : 0;
 }

@@ -93,6 +93,42 @@ else
 	done
 fi
 
+# --- nurseshark.ini(5) renders, and names every section and setting ----------
+
+ini_page=$top/man/nurseshark.ini.5
+if ! groff -man -ww -z -Tutf8 "$ini_page" 2>"$tmp/groff5.err" || [ -s "$tmp/groff5.err" ]; then
+	fail "nurseshark.ini(5) renders without warnings: $(head -n 3 "$tmp/groff5.err" | tr '\n' '|')"
+else
+	pass "nurseshark.ini(5) renders without warnings (groff -man -ww)"
+fi
+if command -v mandoc >/dev/null; then
+	if mandoc -T lint -W warning "$ini_page" >"$tmp/lint5" 2>&1; then
+		pass "nurseshark.ini(5) passes mandoc -T lint"
+	else
+		fail "nurseshark.ini(5) passes mandoc -T lint: $(head -n 3 "$tmp/lint5" | tr '\n' '|')"
+	fi
+fi
+groff -man -Tascii -P-cbou -rLL=250n -rHY=0 "$ini_page" 2>/dev/null >"$tmp/page5.txt"
+if [ -x "$bin" ] && "$bin" --print-config >"$tmp/config.ini" 2>/dev/null </dev/null; then
+	# its sections, the settings of [display] and [session], the colour roles,
+	# and the sections of a session
+	names=$( { awk '/^\[/ { sec = $0; gsub(/[][]/, "", sec); print sec; next }
+		sec ~ /^(display|session|colours)$/ && /^;[a-z]/ { sub(/^;/, ""); print $1 }' \
+		"$tmp/config.ini"; echo trace view markers panes filters graph search; } |
+		tr ' ' '\n' | grep -vxE 'task-([1-9]|1[0-4])' | sort -u)	# "task-0 to task-15"
+	missing=""
+	for n in $names; do
+		present "$n" "$tmp/page5.txt" || missing+=" $n"
+	done
+	if [ -z "$missing" ]; then
+		pass "nurseshark.ini(5) names every section, setting and colour role of --print-config"
+	else
+		fail "nurseshark.ini(5) lacks:$missing"
+	fi
+else
+	skip "nurseshark.ini(5) names every setting: no $bin --print-config"
+fi
+
 # --- the generated parts are up to date ---------------------------------------
 
 # generated NAME KIND FILE PLACEHOLDER-REGEX OPTION...: FILE equals what
@@ -119,6 +155,7 @@ $(diff "$file" "$tmp/gen" | head -n 10)"
 }
 
 generated "man page KEYS table" man "$page" PLACEHOLDER --keys-table
+generated "contrib/config.ini" config "$top/contrib/config.ini" PLACEHOLDER --print-config
 generated "README screenshot and keys" readme "$readme" PLACEHOLDER \
 	--snapshot 80x24 "$top/contrib/sample.dat"
 if grep -q PLACEHOLDER "$readme"; then
@@ -128,7 +165,7 @@ fi
 # --- licence ------------------------------------------------------------------
 
 missing=$(cd "$top" && { find src include tests contrib man \
-	\( -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name '*.1' \) -type f; \
+	\( -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name '*.1' -o -name '*.5' \) -type f; \
 	echo Makefile; echo .ci/run; } | LC_ALL=C sort |
 	while read -r f; do
 		head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || echo "$f"

@@ -36,7 +36,7 @@ layer_of() {
 	*nurseshark/* | include/*)
 		case $base in
 		trace*.h) echo trace ;;
-		model*.h) echo model ;;
+		model*.h | filter*.h) echo model ;;
 		session*.h) echo session ;;
 		tui*.h) echo tui ;;
 		esac ;;

@@ -13,6 +13,15 @@ export NS_TOP=$top
 export NS_BIN=$top/build/nurseshark
 export NS_SHARED=${NS_SHARED:-$top/../shared}
 
+# Never the real home's config.ini and sessions: a scratch XDG home whose
+# config.ini keeps no session, so that one run of the viewer cannot change
+# what the next one shows; tests/session.sh makes its own homes.
+ns_home=$(mktemp -d)
+trap 'rm -rf "$ns_home"' EXIT
+export XDG_CONFIG_HOME=$ns_home/config XDG_STATE_HOME=$ns_home/state
+mkdir -p "$XDG_CONFIG_HOME/nurseshark"
+printf '[session]\nrestore = no\nsave = no\n' >"$XDG_CONFIG_HOME/nurseshark/config.ini"
+
 pass=0 fail=0 skip=0
 failed=()
 only=${1:-}

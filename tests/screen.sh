@@ -129,11 +129,11 @@ else
 	skip "markers against trace-cmd report: trace-cmd is not installed"
 fi
 
-screen_type '?'
+screen_keys F1
 if screen_wait 'nurseshark keys' && grep -q 'Zoom in' <<<"$SCREEN_LAST"; then
-	pass "? shows the help overlay"
+	pass "F1 shows the help overlay"
 else
-	fail "? shows the help"
+	fail "F1 shows the help"
 fi
 screen_keys Escape
 if screen_wait_not 'nurseshark keys' && screen_wait '^CPU0 '; then

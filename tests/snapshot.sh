@@ -277,7 +277,7 @@ fi
 
 # --- help: every entry of the one key table ----------------------------------
 
-out=$(snap 200x120 "?")
+out=$(snap 200x120 "<F1>")
 missing=$("$bin" --keys-table | awk '/^\.TP/ { getline; getline; print }' | sed 's/\.$//' |
 	while IFS= read -r h; do grep -qF -- "${h:0:60}" <<<"$out" || echo "$h"; done)
 if [ -z "$missing" ] && grep -q 'nurseshark keys' <<<"$out"; then
@@ -285,13 +285,13 @@ if [ -z "$missing" ] && grep -q 'nurseshark keys' <<<"$out"; then
 else
 	fail "help overlay lacks: $(head -n 3 <<<"$missing" | tr '\n' '|')"
 fi
-out=$(snap 80x24 "?<PageDown>j")
+out=$(snap 80x24 "<F1><PageDown>j")
 if grep -q '^nurseshark keys (lines 24-45 of [0-9]*)' <<<"$out"; then
 	pass "PageDown and j scroll the help"
 else
 	fail "help scrolling: $(head -n 1 <<<"$out")"
 fi
-out=$(snap 80x24 "?x")
+out=$(snap 80x24 "<F1>x")
 if grep -q '^CPU0 ' <<<"$out" && ! grep -q 'nurseshark keys' <<<"$out"; then
 	pass "any other key closes the help"
 else

@@ -98,7 +98,11 @@ struct ns_view {
 	struct ns_marker marker[NS_NR_MARKERS];
 	int active_marker;		/* enum ns_marker_id */
 	int graph_follows;		/* selecting a row brings it into the graph */
+	/* the filters' result (filter.h); NULL: every row is in the list */
+	const struct ns_visible *visible;
 };
+
+struct ns_visible;
 
 /* Returns 0, or -ENOMEM. The window starts as the whole trace. */
 int ns_view_init(struct ns_view *view, const struct ns_trace *trace, int cols,
@@ -135,6 +139,8 @@ void ns_view_select(struct ns_view *view, uint64_t row);
 void ns_view_move(struct ns_view *view, int64_t delta_rows);
 /* Scroll the list without moving the selection off screen. */
 void ns_view_scroll(struct ns_view *view, int64_t delta_rows);
+/* A page key: the selection and the list's top move by the same rows. */
+void ns_view_page(struct ns_view *view, int64_t delta_rows);
 
 /**
  * ns_view_nearest_row - the event of @cpu nearest to the centre of column @col
@@ -149,5 +155,19 @@ int ns_view_goto_marker(struct ns_view *view, int which);
 void ns_view_switch_marker(struct ns_view *view);
 /* B - A in ns; -1 (and *delta untouched) unless both are set. */
 int ns_view_marker_delta(const struct ns_view *view, int64_t *delta_ns);
+
+/*
+ * With filters (view->visible), the list is the rows they show, in the same
+ * order: the selection and the list's top are always shown rows, moves and
+ * scrolls count shown rows. The rest of the view is unchanged.
+ */
+/* Use @vis (NULL: none; not owned); the selection moves to a shown row. */
+void ns_view_set_visible(struct ns_view *view, const struct ns_visible *vis);
+/* Rows in the list. */
+uint64_t ns_view_nr_rows(const struct ns_view *view);
+/* Position of @row in the list (shown rows before it). */
+uint64_t ns_view_row_pos(const struct ns_view *view, uint64_t row);
+/* The row at list position @pos (ns_trace_nr_events() past the end). */
+uint64_t ns_view_pos_row(const struct ns_view *view, uint64_t pos);
 
 #endif

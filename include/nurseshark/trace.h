@@ -107,6 +107,11 @@ const struct ns_event *ns_trace_row_event(const struct ns_trace *trace, uint64_t
 
 /* Name of a task for labels: the last comm seen for the pid, "<idle>" for 0. */
 const char *ns_trace_task_comm(const struct ns_trace *trace, int pid);
+/*
+ * The comm the Task column shows for an event, without reading it ("<...>"
+ * as report); @row is the event's row, or UINT64_MAX to look it up.
+ */
+const char *ns_trace_row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row);
 /* Name of an event type ("sched_switch"), "(NULL)" if unknown. */
 const char *ns_trace_event_name(const struct ns_trace *trace, int type);
 
@@ -119,6 +124,13 @@ const char *ns_trace_event_name(const struct ns_trace *trace, int type);
 int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx,
 		    struct ns_event_text *txt);
 void ns_event_text_free(struct ns_event_text *txt);
+/*
+ * ns_trace_format() of the event at @row (UINT64_MAX: look it up), plus the
+ * whole line as `trace-cmd report` prints it (no newline, no lost-events
+ * line) in *line, (re)allocated to *size bytes; @line NULL: no line.
+ */
+int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			 struct ns_event_text *txt, char **line, size_t *size);
 
 /**
  * ns_trace_export - print rows [@first_row, @end_row) as `trace-cmd report`
@@ -128,5 +140,60 @@ void ns_event_text_free(struct ns_event_text *txt);
  */
 int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row,
 		    uint64_t end_row);
+/* The same, only the rows for which @shown(@arg, row) returns non-zero. */
+int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row,
+			  int (*shown)(const void *arg, uint64_t row), const void *arg);
+
+/* ---- filter expressions (report -F) and the event catalogue: filter.c ---- */
+
+#define NS_TRACE_FILTER_MAX	64	/* expressions in one struct ns_trace_filter */
+
+/* What an expression says about every event of a type, before reading one. */
+enum ns_trace_filter_verdict {
+	NS_TRACE_FILTER_NEVER,		/* the expression does not name the type */
+	NS_TRACE_FILTER_ALWAYS,		/* named without a condition, or no event named */
+	NS_TRACE_FILTER_MAYBE,		/* the record must be read and tested */
+};
+
+/*
+ * A list of expressions in the syntax of `trace-cmd report -F`
+ * ("sched/sched_switch: prev_pid == 0 || next_comm ~ \"gzip*\""), each
+ * compiled by libtraceevent as report compiles one -F.
+ */
+struct ns_trace_filter;
+
+struct ns_trace_filter *ns_trace_filter_alloc(struct ns_trace *trace);
+void ns_trace_filter_free(struct ns_trace_filter *f);
+
+/**
+ * ns_trace_filter_add - compile one expression
+ * @err: libtraceevent's message when it refuses the expression
+ * Returns the expression's index (0, 1, ...), or -EINVAL, -E2BIG, -ENOMEM.
+ */
+int ns_trace_filter_add(struct ns_trace_filter *f, const char *text, char *err,
+			size_t err_len);
+/* Compile @text and throw it away: 0, or -EINVAL with the message in @err. */
+int ns_trace_filter_check(struct ns_trace *trace, const char *text, char *err, size_t err_len);
+int ns_trace_filter_nr(const struct ns_trace_filter *f);
+/* enum ns_trace_filter_verdict of expression @i for events of @type. */
+int ns_trace_filter_type(const struct ns_trace_filter *f, int i, int type);
+
+/**
+ * ns_trace_filter_match - test one event against some of the expressions
+ * @want: bit i set: test expression i
+ * @match: bit i set when expression i matches (as report counts a match)
+ *
+ * The event is read back from the file once. Returns 0 or a negative errno.
+ */
+int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint64_t want,
+			  uint64_t *match);
+
+/* Event types the trace's formats define, enumerated by i < nr. */
+int ns_trace_nr_event_types(const struct ns_trace *trace);
+int ns_trace_event_type_at(const struct ns_trace *trace, int i);
+/* The system of an event type ("sched"), "" if unknown. */
+const char *ns_trace_event_system(const struct ns_trace *trace, int type);
+/* The type of system/name (@system NULL: any system), or -ENOENT. */
+int ns_trace_event_type(const struct ns_trace *trace, const char *system, const char *name);
 
 #endif

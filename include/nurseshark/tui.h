@@ -10,6 +10,40 @@
 #include <stdio.h>
 #include "nurseshark/trace.h"
 
+struct ns_filter_set;
+struct ns_config;
+struct ns_config_schema;
+struct ns_session;
+struct ns_trace_id;
+struct ns_diag;
+
+/*
+ * What main.c hands the front end besides the trace, for either entry
+ * point below; a zeroed struct (or NULL) gives the defaults.
+ */
+struct ns_tui_setup {
+	/* the filters, task rows and hidden CPU rows to start with; the front
+	 * end changes it as the user filters; NULL: an empty set of its own */
+	struct ns_filter_set *filters;
+
+	/* configuration and sessions, read by src/session (all may be NULL) */
+	const struct ns_config *config;		/* config.ini as read */
+	const struct ns_session *session;	/* to restore at start */
+	const char *session_name;		/* where it was read, for messages */
+	const struct ns_trace_id *trace_id;	/* the trace file, for sessions saved */
+	const struct ns_filter_set *fresh_filters; /* the filters of a fresh start */
+	const struct ns_diag *problems;		/* found in the files read: status line */
+	/* on the way out (q, SIGINT, SIGTERM, SIGHUP; not a crash): the session to keep */
+	void (*at_exit)(void *arg, const struct ns_session *session);
+	void *at_exit_arg;
+};
+
+/* ns_tui_run() and ns_tui_snapshot() with a setup (NULL: the defaults). */
+int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, char *err,
+		     size_t err_len);
+int ns_tui_snapshot_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, int cols,
+			  int rows, const char *keys, FILE *out, char *err, size_t err_len);
+
 /**
  * ns_tui_run - the interactive viewer on the controlling terminal
  * @err: a one-line reason when the terminal cannot be used
@@ -45,5 +79,12 @@ int ns_tui_check_keys(const char *keys, char *err, size_t err_len);
 
 /* The key bindings as man page source (the KEYS section's body). */
 void ns_tui_print_keys_table(FILE *out);
+
+/* The names config.ini uses for actions and colour roles, for src/session. */
+void ns_tui_config_schema(struct ns_config_schema *schema);
+/* What only the front end can check in config.ini (keys taken twice), into @d. */
+int ns_tui_config_check(const struct ns_config *config, struct ns_diag *d);
+/* config.ini with every setting at its default, commented (contrib/config.ini). */
+void ns_tui_print_config(FILE *out);
 
 #endif

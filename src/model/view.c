@@ -4,12 +4,19 @@
  * list's first row, markers A and B and "graph follows". Zoom keeps the
  * point of interest at the same column, as KernelShark does, and is bounded
  * by the whole trace and by NS_VIEW_MIN_NS_PER_COL.
+ *
+ * The list counts in positions, not rows: with filters (view->visible) the
+ * position of a row is the number of shown rows before it, and the list
+ * holds only shown rows; without, positions are rows. The selection and
+ * list_top stay rows of the trace, so markers, sessions and the graph never
+ * need to know about filters.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "nurseshark/filter.h"
 #include "nurseshark/model.h"
 
 /* The range the window may cover: the whole trace, at least cols ns. */
@@ -41,12 +48,27 @@ static void set_window(struct ns_view *view, int64_t start, uint64_t width)
 	view->end_ns = (uint64_t)start + width;
 }
 
+uint64_t ns_view_nr_rows(const struct ns_view *view)
+{
+	return ns_visible_list_count(view->visible, ns_trace_nr_events(view->trace));
+}
+
+uint64_t ns_view_row_pos(const struct ns_view *view, uint64_t row)
+{
+	return ns_visible_rank(view->visible, row);
+}
+
+uint64_t ns_view_pos_row(const struct ns_view *view, uint64_t pos)
+{
+	return ns_visible_select(view->visible, pos, ns_trace_nr_events(view->trace));
+}
+
 static void refresh_selected(struct ns_view *view)
 {
 	const struct ns_event *ev;
 	struct ns_pos pos;
 
-	ev = ns_trace_row_event(view->trace, view->selected, &pos);
+	ev = ns_view_nr_rows(view) ? ns_trace_row_event(view->trace, view->selected, &pos) : NULL;
 	view->selected_ns = ev ? ev->ts_ns : 0;
 	view->selected_cpu = ev ? pos.cpu : -1;
 }
@@ -72,24 +94,101 @@ void ns_view_free(struct ns_view *view)
 	view->bins = NULL;
 }
 
-int ns_view_bins_cpu(struct ns_view *view, int cpu, struct ns_bin *out)
+#define NS_VIEW_RECOLOUR_RUNS	64	/* runs looked at for a shown task in a column */
+
+/*
+ * The graph's filters on a CPU's bins: a column has events only where an
+ * event the graph shows is, and a task the graph hides leaves its time
+ * blank. A column whose leading task is hidden takes the shown task that
+ * ran longest in it (looking at its first NS_VIEW_RECOLOUR_RUNS runs), or,
+ * with shown events and no shown task, the task of its first shown event.
+ */
+static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 {
-	return ns_bins_cpu(view->bins, cpu, view->start_ns, view->end_ns, view->cols, out);
+	const struct ns_visible *vis = view->visible;
+	uint64_t nr_runs, nr_ev, last_ns = ns_trace_last_ns(view->trace);
+	const struct ns_run *runs = ns_trace_cpu_runs(view->trace, cpu, &nr_runs);
+	const struct ns_event *ev = ns_trace_cpu_events(view->trace, cpu, &nr_ev);
+	int col;
+
+	for (col = 0; col < view->cols; col++) {
+		uint64_t a = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col);
+		uint64_t b = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col + 1);
+		uint64_t i = ns_trace_cpu_lower_bound(view->trace, cpu, a), j, r, lo, hi;
+		uint64_t best_ns = 0;
+		struct ns_bin *bin = &out[col];
+		int k;
+
+		if (b <= a)
+			b = a + 1;
+		j = ns_trace_cpu_lower_bound(view->trace, cpu, b);
+		bin->flags &= ~NS_BIN_EVENTS;
+		if (ns_visible_graph_count(vis, cpu, i, j))
+			bin->flags |= NS_BIN_EVENTS;
+		if (bin->pid < 0 || ns_visible_graph_task(vis, bin->pid))
+			continue;
+		bin->flags &= ~(NS_BIN_RUNNING | NS_BIN_IDLE);
+		bin->pid = -1;
+		/* the runs overlapping the column: from the last one starting at or before it */
+		lo = 0;
+		hi = nr_runs;
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (runs[mid].start_ns <= a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		r = lo ? lo - 1 : 0;
+		for (k = 0; r < nr_runs && runs[r].start_ns < b && k < NS_VIEW_RECOLOUR_RUNS;
+		     r++, k++) {
+			uint64_t s = runs[r].start_ns > a ? runs[r].start_ns : a;
+			uint64_t e = r + 1 < nr_runs ? runs[r + 1].start_ns : last_ns;
+
+			e = e < b ? e : b;
+			if (e > s && e - s > best_ns && ns_visible_graph_task(vis, runs[r].pid)) {
+				best_ns = e - s;
+				bin->pid = runs[r].pid;
+			}
+		}
+		if (bin->pid == 0)
+			bin->flags |= NS_BIN_IDLE;
+		else if (bin->pid > 0)
+			bin->flags |= NS_BIN_RUNNING;
+		if ((bin->flags & NS_BIN_EVENTS) && bin->pid < 0) {
+			uint64_t first = ns_visible_graph_next(vis, cpu, i);
+
+			if (first < nr_ev)
+				bin->pid = ev[first].pid;
+		}
+	}
 }
 
-/* Keep the selected row inside the list's rows. */
+int ns_view_bins_cpu(struct ns_view *view, int cpu, struct ns_bin *out)
+{
+	int ret = ns_bins_cpu(view->bins, cpu, view->start_ns, view->end_ns, view->cols, out);
+
+	if (!ret && ns_visible_graph_filtered(view->visible))
+		filter_bins(view, cpu, out);
+	return ret;
+}
+
+/* Keep the selected row inside the list's rows (in positions, see above). */
 static void show_selected(struct ns_view *view)
 {
-	uint64_t n = ns_trace_nr_events(view->trace);
+	uint64_t n = ns_view_nr_rows(view), sel = ns_view_row_pos(view, view->selected);
+	uint64_t top = ns_view_row_pos(view, view->list_top);
 
-	if (view->selected < view->list_top)
-		view->list_top = view->selected;
-	else if (view->selected >= view->list_top + view->list_rows)
-		view->list_top = view->selected - view->list_rows + 1;
-	if (n > (uint64_t)view->list_rows && view->list_top > n - view->list_rows)
-		view->list_top = n - view->list_rows;
+	if (sel < top)
+		top = sel;
+	else if (sel >= top + view->list_rows)
+		top = sel - view->list_rows + 1;
+	if (n > (uint64_t)view->list_rows && top > n - view->list_rows)
+		top = n - view->list_rows;
 	else if (n <= (uint64_t)view->list_rows)
-		view->list_top = 0;
+		top = 0;
+	view->list_top = n ? ns_view_pos_row(view, top) : 0;
 }
 
 void ns_view_resize(struct ns_view *view, int cols, int list_rows)
@@ -194,44 +293,100 @@ static void bring_into_graph(struct ns_view *view, uint64_t ts)
 		set_window(view, (int64_t)ts - (int64_t)(width / 2), width);
 }
 
+/* The shown row nearest @row: itself, else the next shown, else the last. */
+static uint64_t shown_row(const struct ns_view *view, uint64_t row)
+{
+	uint64_t n = ns_view_nr_rows(view), pos;
+
+	if (ns_visible_row(view->visible, row))
+		return row;
+	pos = ns_view_row_pos(view, row);
+	return ns_view_pos_row(view, pos < n ? pos : n - 1);
+}
+
 void ns_view_select(struct ns_view *view, uint64_t row)
 {
 	uint64_t n = ns_trace_nr_events(view->trace);
 
-	if (!n)
+	if (!n || !ns_view_nr_rows(view))
 		return;
-	view->selected = row < n ? row : n - 1;
+	view->selected = shown_row(view, row < n ? row : n - 1);
 	refresh_selected(view);
 	show_selected(view);
 	if (view->graph_follows)
 		bring_into_graph(view, view->selected_ns);
 }
 
+/* The row @delta positions from @row in the list, clamped to the list. */
+static uint64_t row_plus(const struct ns_view *view, uint64_t row, int64_t delta)
+{
+	uint64_t n = ns_view_nr_rows(view);
+	int64_t pos = (int64_t)ns_view_row_pos(view, row) + delta;
+
+	if (pos < 0)
+		pos = 0;
+	if ((uint64_t)pos >= n)
+		pos = (int64_t)n - 1;
+	return ns_view_pos_row(view, (uint64_t)pos);
+}
+
 void ns_view_move(struct ns_view *view, int64_t delta_rows)
 {
-	int64_t row = (int64_t)view->selected + delta_rows;
-
-	ns_view_select(view, row < 0 ? 0 : (uint64_t)row);
+	if (!ns_view_nr_rows(view))
+		return;
+	ns_view_select(view, row_plus(view, view->selected, delta_rows));
 }
 
 void ns_view_scroll(struct ns_view *view, int64_t delta_rows)
 {
-	uint64_t n = ns_trace_nr_events(view->trace), max_top;
-	int64_t top = (int64_t)view->list_top + delta_rows;
+	uint64_t n = ns_view_nr_rows(view), max_top, top_pos, sel_pos;
+	int64_t top;
 
 	if (!n)
 		return;
+	top = (int64_t)ns_view_row_pos(view, view->list_top) + delta_rows;
 	max_top = n > (uint64_t)view->list_rows ? n - view->list_rows : 0;
 	if (top < 0)
 		top = 0;
 	if ((uint64_t)top > max_top)
 		top = (int64_t)max_top;
-	view->list_top = (uint64_t)top;
+	top_pos = (uint64_t)top;
+	view->list_top = ns_view_pos_row(view, top_pos);
 	/* the selection stays on screen, as in tig and htop */
-	if (view->selected < view->list_top)
+	sel_pos = ns_view_row_pos(view, view->selected);
+	if (sel_pos < top_pos)
 		ns_view_select(view, view->list_top);
-	else if (view->selected >= view->list_top + view->list_rows)
-		ns_view_select(view, view->list_top + view->list_rows - 1);
+	else if (sel_pos >= top_pos + view->list_rows)
+		ns_view_select(view, ns_view_pos_row(view, top_pos + view->list_rows - 1));
+}
+
+void ns_view_page(struct ns_view *view, int64_t delta_rows)
+{
+	uint64_t target;
+
+	if (!ns_view_nr_rows(view))
+		return;
+	/* the selection and the top move by the same rows, as a page key does */
+	target = row_plus(view, view->selected, delta_rows);
+	ns_view_scroll(view, delta_rows);
+	ns_view_select(view, target);
+}
+
+void ns_view_set_visible(struct ns_view *view, const struct ns_visible *vis)
+{
+	uint64_t top_gap;
+
+	/* keep the selection where it was on the screen, if it stays */
+	top_gap = ns_view_row_pos(view, view->selected) - ns_view_row_pos(view, view->list_top);
+	view->visible = vis;
+	if (!ns_view_nr_rows(view)) {
+		refresh_selected(view);
+		return;
+	}
+	view->selected = shown_row(view, view->selected);
+	refresh_selected(view);
+	view->list_top = row_plus(view, view->selected, -(int64_t)top_gap);
+	show_selected(view);
 }
 
 int ns_view_nearest_row(const struct ns_view *view, int cpu, int col, uint64_t *row)

@@ -97,6 +97,13 @@ static const char *row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uint6
 	return tep_data_comm_from_pid(trace->tep, pid);
 }
 
+const char *ns_trace_row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row)
+{
+	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
+		return "";
+	return row_comm(trace, cpu, idx, row, trace->cpus[cpu].events[idx].pid);
+}
+
 static void copy_seq(char *dst, size_t len, struct trace_seq *s)
 {
 	trace_seq_terminate(s);
@@ -191,16 +198,117 @@ static void export_line(struct ns_trace *trace, FILE *out, const struct ns_event
 		len < 20 ? (int)(20 - len) : 0, "", txt->info);
 }
 
+int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			 struct ns_event_text *txt, char **line, size_t *size)
+{
+	struct tep_record *rec;
+	char time_raw[32];
+	size_t len;
+	int ret, n;
+
+	rec = ns_trace_read(trace, cpu, idx);
+	if (!rec)
+		return -EIO;
+	ret = format_record(trace, cpu, idx, row, rec, txt, time_raw, sizeof(time_raw));
+	tracecmd_free_record(rec);
+	if (ret || !line)
+		return ret;
+	len = strlen(txt->event);
+	/* export_line()'s event line, without the lost-events line or the newline */
+	for (;;) {
+		n = snprintf(*line, *line ? *size : 0, "%16s-%-5d [%03d]%s%s: %s: %*s%s",
+			     txt->comm, txt->pid, txt->cpu, trace->in_usecs ? " " : "", time_raw,
+			     txt->event, len < 20 ? (int)(20 - len) : 0, "", txt->info);
+		if (n < 0)
+			return -EIO;
+		if (*line && (size_t)n < *size)
+			return 0;
+		free(*line);
+		*size = (size_t)n + 64;
+		*line = malloc(*size);
+		if (!*line) {
+			*size = 0;
+			return -ENOMEM;
+		}
+	}
+}
+
 int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row)
+{
+	return ns_trace_export_shown(trace, out, first_row, end_row, NULL, NULL);
+}
+
+/*
+ * Which tasks report has named when it prints only some events: its sched
+ * plugin registers a task's comm as it prints a sched_switch (prev and
+ * next), sched_wakeup or sched_wakeup_new that names it, and a task the
+ * saved cmdlines lack is "<...>" until then. Unfiltered, that is the row
+ * kept in struct ns_task; filtered, it is the first such event printed.
+ */
+struct namer {
+	struct tep_format_field *f[4];	/* prev_pid, next_pid, wakeup pid, wakeup_new pid */
+	int type[4];
+	uint8_t *known;			/* a bit per pid named so far */
+	int max_pid;
+};
+
+static void namer_init(struct ns_trace *trace, struct namer *nm)
+{
+	static const char *const ev[4] = { "sched_switch", "sched_switch", "sched_wakeup",
+					   "sched_wakeup_new" };
+	static const char *const fld[4] = { "prev_pid", "next_pid", "pid", "pid" };
+	int i;
+
+	memset(nm, 0, sizeof(*nm));
+	for (i = 0; i < 4; i++) {
+		struct tep_event *e = tep_find_event_by_name(trace->tep, "sched", ev[i]);
+
+		nm->type[i] = e ? e->id : -1;
+		nm->f[i] = e ? tep_find_field(e, fld[i]) : NULL;
+	}
+	nm->max_pid = 1 << 22;		/* the kernel's PID_MAX_LIMIT */
+	nm->known = calloc(nm->max_pid / 8, 1);
+}
+
+static void namer_learn(struct ns_trace *trace, struct namer *nm, struct tep_record *rec)
+{
+	int type = tep_data_type(trace->tep, rec), i;
+	unsigned long long pid;
+
+	for (i = 0; nm->known && i < 4; i++) {
+		if (type != nm->type[i] || !nm->f[i] ||
+		    tep_read_number_field(nm->f[i], rec->data, &pid) || pid >= (unsigned)nm->max_pid)
+			continue;
+		nm->known[pid / 8] |= 1 << (pid % 8);
+	}
+}
+
+static void namer_comm(struct ns_trace *trace, const struct namer *nm, struct ns_event_text *txt)
+{
+	const struct ns_task *task = ns_tasks_find(&trace->tasks, txt->pid);
+	int known;
+
+	if (!nm->known || !task || task->unknown_until < 0)
+		return;
+	known = txt->pid < nm->max_pid && (nm->known[txt->pid / 8] >> (txt->pid % 8)) & 1;
+	snprintf(txt->comm, sizeof(txt->comm), "%s",
+		 known ? tep_data_comm_from_pid(trace->tep, txt->pid) : "<...>");
+}
+
+int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row,
+			  int (*shown)(const void *arg, uint64_t row), const void *arg)
 {
 	struct ns_event_text txt = { 0 };
 	struct ns_pos pos[4096];
+	struct namer nm = { 0 };
 	char time_raw[32];
 	uint64_t row = first_row;
 	int ret = 0;
 
 	if (end_row > trace->nr_events)
 		end_row = trace->nr_events;
+	if (shown)
+		namer_init(trace, &nm);
 	fprintf(out, "cpus=%d\n", trace->nr_cpus);
 	while (row < end_row) {
 		size_t want = end_row - row < 4096 ? end_row - row : 4096;
@@ -211,14 +319,21 @@ int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row, uint6
 			break;
 		}
 		for (i = 0; i < got; i++, row++) {
-			struct tep_record *rec = ns_trace_read(trace, pos[i].cpu, pos[i].idx);
+			struct tep_record *rec;
 
+			if (shown && !shown(arg, row))
+				continue;
+			rec = ns_trace_read(trace, pos[i].cpu, pos[i].idx);
 			if (!rec) {
 				ret = -EIO;
 				goto out;
 			}
 			ret = format_record(trace, pos[i].cpu, pos[i].idx, row, rec, &txt,
 					    time_raw, sizeof(time_raw));
+			if (shown) {
+				namer_comm(trace, &nm, &txt);
+				namer_learn(trace, &nm, rec);
+			}
 			tracecmd_free_record(rec);
 			if (ret)
 				goto out;
@@ -226,6 +341,7 @@ int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row, uint6
 		}
 	}
 out:
+	free(nm.known);
 	ns_event_text_free(&txt);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;

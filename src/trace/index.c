@@ -2,7 +2,9 @@
 /*
  * Indexing: one pass over every record builds the per-CPU arrays described
  * in trace-int.h (events, pages, runs, lost events) and the names sched
- * events give to tasks. CPUs are independent, so they are indexed in
+ * events give to tasks. The records come from the fast reader (pages.c),
+ * which parses the ring-buffer pages itself, or, for files it does not
+ * read exactly as libtracecmd does, from libtracecmd record by record. CPUs are independent, so they are indexed in
  * parallel: each thread has its own libtracecmd handle (a handle is not
  * shared between threads; the first thread uses the trace's) and takes the
  * next CPU not yet taken. What needs
@@ -23,6 +25,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "pages.h"
 #include "trace-int.h"
 
 #define NS_INDEX_MAX_THREADS 8
@@ -44,6 +47,7 @@ struct worker {
 	size_t sys_page;
 	pthread_mutex_t *lock;
 	int *next_cpu;
+	const struct ns_pages *pages;	/* the fast reader, or NULL: libtracecmd */
 	bool borrowed;		/* uses the trace's own handle (the first thread) */
 	int ret;
 };
@@ -233,13 +237,13 @@ static int index_sched(struct worker *w, struct ns_cpu *c, uint64_t idx, int typ
 	return 0;
 }
 
-static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *rec)
+/* Index one record; @type and @pid are its common fields. */
+static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec, int type, int pid)
 {
 	int page_size = w->trace->page_size;
 	uint64_t page = rec->offset & ~(uint64_t)(page_size - 1);
 	uint64_t idx = c->nr_events;
 	struct ns_event *ev;
-	int type;
 
 	if (GROW(c->events, c->nr_events, c->cap_events))
 		return -ENOMEM;
@@ -258,14 +262,46 @@ static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *r
 		c->missed[c->nr_missed].count = rec->missed_events;
 		c->nr_missed++;
 	}
-	type = tep_data_type(w->tep, rec);
 	ev = &c->events[idx];
 	ev->ts_ns = rec->ts;
-	ev->pid = tep_data_pid(w->tep, rec);
+	ev->pid = pid;
 	ev->type = (uint16_t)type;
 	ev->page_off = (uint16_t)(rec->offset & (page_size - 1));
 	c->nr_events++;
 	return index_sched(w, c, idx, type, rec);
+}
+
+static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *rec)
+{
+	return index_one(w, c, rec, tep_data_type(w->tep, rec), tep_data_pid(w->tep, rec));
+}
+
+/* The fast path: records straight from the pages (see pages.c). */
+static int index_cpu_pages(struct worker *w, int cpu)
+{
+	struct ns_cpu *c = &w->trace->cpus[cpu];
+	struct ns_pages_iter *it = ns_pages_iter_open(w->pages, cpu, 0, UINT64_MAX);
+	struct ns_pages_record r;
+	int ret;
+
+	if (!it)
+		return -ENOMEM;
+	while ((ret = ns_pages_iter_next(it, &r)) == 1) {
+		struct tep_record rec = {
+			.ts = r.ts_ns,
+			.offset = r.offset,
+			.missed_events = r.missed,
+			.size = (int)r.size,
+			.data = (void *)r.data,
+			.cpu = cpu,
+		};
+
+		ret = index_one(w, c, &rec, r.type, r.pid);
+		if (ret)
+			break;
+	}
+	ns_pages_iter_close(it);
+	return ret;
 }
 
 /*
@@ -302,7 +338,7 @@ static void release_behind(struct behind *b, struct tep_record *rec, size_t sys_
 	}
 }
 
-static int index_cpu(struct worker *w, int cpu)
+static int index_cpu_tracecmd(struct worker *w, int cpu)
 {
 	struct ns_cpu *c = &w->trace->cpus[cpu];
 	struct behind behind = { 0 };
@@ -340,6 +376,17 @@ static int index_cpu(struct worker *w, int cpu)
 	 */
 	if (errno == ENOMEM)
 		return -ENOMEM;
+	return 0;
+}
+
+static int index_cpu(struct worker *w, int cpu)
+{
+	struct ns_cpu *c = &w->trace->cpus[cpu];
+	int ret;
+
+	ret = w->pages ? index_cpu_pages(w, cpu) : index_cpu_tracecmd(w, cpu);
+	if (ret)
+		return ret;
 	SHRINK(c->events, c->nr_events, c->cap_events);
 	SHRINK(c->pages, c->nr_pages, c->cap_pages);
 	SHRINK(c->runs, c->nr_runs, c->cap_runs);
@@ -354,7 +401,8 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	int cpu;
 
-	w->ret = worker_open(w);
+	/* the fast path shares the trace's tep, read-only, and needs no handle */
+	w->ret = w->pages ? 0 : worker_open(w);
 	while (!w->ret) {
 		pthread_mutex_lock(w->lock);
 		cpu = (*w->next_cpu)++;
@@ -363,6 +411,8 @@ static void *worker_main(void *arg)
 			break;
 		w->ret = index_cpu(w, cpu);
 	}
+	if (w->pages)
+		return NULL;
 	if (w->borrowed)
 		w->trace->bytes_read = w->bytes_read;
 	else if (w->handle)
@@ -376,6 +426,8 @@ static int index_cpus(struct ns_trace *trace)
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	struct rlimit as;
+	struct ns_pages *pages;
+	char why[128];
 	int nr = trace->nr_cpus, i, next_cpu = 0, ret = 0;
 	pthread_t threads[NS_INDEX_MAX_THREADS];
 	bool started[NS_INDEX_MAX_THREADS] = { 0 };
@@ -393,8 +445,25 @@ static int index_cpus(struct ns_trace *trace)
 		nr = 1;
 	if (nr < 1)
 		return 0;
+	/*
+	 * The fast reader where it reads the file as libtracecmd does, else
+	 * libtracecmd itself. Its threads share the trace's tep: fill its
+	 * lazy tables (cmdlines, common fields) before they start.
+	 */
+	pages = ns_pages_open(trace->path, trace->tep, why, sizeof(why));
+	if (pages && ns_pages_nr_cpus(pages) != trace->nr_cpus) {
+		ns_pages_close(pages);
+		pages = NULL;
+	}
+	tep_data_comm_from_pid(trace->tep, 0);
+	tep_is_pid_registered(trace->tep, 1);
 	for (i = 0; i < nr; i++) {
 		memset(&workers[i], 0, sizeof(workers[i]));
+		workers[i].pages = pages;
+		if (pages) {
+			workers[i].tep = trace->tep;
+			find_sched_fields(trace->tep, &workers[i].sched);
+		}
 		workers[i].trace = trace;
 		workers[i].lock = &lock;
 		workers[i].next_cpu = &next_cpu;
@@ -416,6 +485,7 @@ static int index_cpus(struct ns_trace *trace)
 	for (i = 0; i < nr; i++)
 		if (workers[i].ret && !ret)
 			ret = workers[i].ret;
+	ns_pages_close(pages);
 	return ret;
 }
 

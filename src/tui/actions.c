@@ -8,6 +8,7 @@
 #include <stdarg.h>
 
 #include "tui-int.h"
+#include "narrow.h"
 
 #define NS_TUI_INFO_STEP	8	/* columns per sideways scroll */
 
@@ -36,7 +37,9 @@ void ns_tui_cursor_to_selection(struct ns_tui *t)
 
 	if (v->selected_cpu < 0)
 		return;
-	t->cursor_cpu = v->selected_cpu;
+	/* a hidden CPU's event leaves the cursor on its row */
+	if (ns_tui_row_of_cpu(t, v->selected_cpu) >= 0)
+		t->cursor_cpu = ns_tui_row_of_cpu(t, v->selected_cpu);
 	ns_tui_show_cursor_cpu(t);
 	col = ns_window_ns_col(v->start_ns, v->end_ns, v->cols, v->selected_ns);
 	if (col >= 0)
@@ -63,11 +66,7 @@ static void zoom(struct ns_tui *t, int steps)
 /* Move the selection and the list's top by the same rows, as a page key does. */
 static void page(struct ns_tui *t, int64_t rows)
 {
-	struct ns_view *v = &t->view;
-	int64_t sel = (int64_t)v->selected + rows;
-
-	ns_view_scroll(v, rows);
-	ns_view_select(v, sel < 0 ? 0 : (uint64_t)sel);
+	ns_view_page(&t->view, rows);
 }
 
 static void move_cursor(struct ns_tui *t, int cols)
@@ -94,8 +93,11 @@ static void select_nearest(struct ns_tui *t)
 {
 	uint64_t row;
 
-	if (ns_view_nearest_row(&t->view, t->cursor_cpu, t->cursor_col, &row)) {
-		ns_tui_message(t, "CPU%d has no events", t->cursor_cpu);
+	if (ns_tui_graph_row_nearest(t, t->cursor_cpu, t->cursor_col, &row)) {
+		char label[64];
+
+		ns_tui_graph_row_label(t, t->cursor_cpu, label, sizeof(label));
+		ns_tui_message(t, "%s has no events", label);
 		return;
 	}
 	ns_view_select(&t->view, row);
@@ -217,6 +219,16 @@ void ns_tui_run_action(struct ns_tui *t, enum ns_tui_action act)
 		break;
 	case NS_ACT_NONE:
 	case NS_NR_ACTIONS:
+		break;
+	case NS_ACT_GRAPH_BIGGER:
+	case NS_ACT_GRAPH_SMALLER:
+	case NS_ACT_FRESH_START:
+		/* sessions and pane sizes: persist.c */
+		ns_tui_persist_action(t, act);
+		break;
+	default:
+		/* search, jumps, filters, task rows, pickers: narrow.c */
+		ns_tui_narrow_action(t, act);
 		break;
 	}
 }

@@ -23,7 +23,7 @@
 
 #define NS_TUI_ACTIONS(ACTION)								\
 	ACTION(QUIT, "quit", "q", "", "", "quit", "Quit")				\
-	ACTION(HELP, "help", "? <F1>", "h", "", "help",					\
+	ACTION(HELP, "help", "<F1>", "h", "", "help",					\
 	       "Show this help (any key closes it; j/k and PgUp/PgDn scroll it)")	\
 	ACTION(SWITCH_FOCUS, "switch-focus", "<Tab> <S-Tab>", "", "", "focus",		\
 	       "Move the focus between the graph and the list")				\
@@ -86,7 +86,62 @@
 	ACTION(TOGGLE_FOLLOW, "toggle-follow", "f", "", "", "follow",			\
 	       "Toggle \"graph follows\": selecting an event brings it into the graph")	\
 	ACTION(REDRAW, "redraw", "<C-l>", "", "", "",					\
-	       "Redraw the whole screen")
+	       "Redraw the whole screen")						\
+	ACTION(SEARCH, "search", "/", "", "", "",					\
+	       "Search forward: /TEXT, or /COLUMN OP TEXT with COLUMN task, pid, cpu, "	\
+	       "event, info or any and OP : (contains) = (is) ! (does not contain) "	\
+	       "~ (regular expression): /task=gzip")					\
+	ACTION(SEARCH_BACK, "search-backward", "?", "", "", "",				\
+	       "Search backward, in the syntax of /")					\
+	ACTION(SEARCH_NEXT, "search-next", "n", "", "", "",				\
+	       "Repeat the last search in its direction (wraps at the end, as vim)")	\
+	ACTION(SEARCH_PREV, "search-prev", "N", "", "", "",				\
+	       "Repeat the last search in the other direction")				\
+	ACTION(COMMAND, "command", ":", "", "", "",					\
+	       "Command line (Up/Down: history): goto SECS, N (event number), "	\
+	       "filter [-v] EXPR, show|hide task|event|system|cpu WHAT, clear, ...")	\
+	ACTION(NEXT_TASK, "next-task-event", "J", "", "", "",				\
+	       "Select the next event of the selected event's task")			\
+	ACTION(PREV_TASK, "prev-task-event", "K", "", "", "",				\
+	       "Select the previous event of the same task")				\
+	ACTION(NEXT_CPU, "next-cpu-event", ")", "", "", "",				\
+	       "Select the next event on the same CPU")					\
+	ACTION(PREV_CPU, "prev-cpu-event", "(", "", "", "",				\
+	       "Select the previous event on the same CPU")				\
+	ACTION(NEXT_TYPE, "next-type-event", "*", "", "", "",				\
+	       "Select the next event of the same type (as vim's * and #)")		\
+	ACTION(PREV_TYPE, "prev-type-event", "#", "", "", "",				\
+	       "Select the previous event of the same type")				\
+	ACTION(ONLY_TASK, "only-task", "t", "", "", "",					\
+	       "Filter: show only the selected event's task")				\
+	ACTION(HIDE_TASK, "hide-task", "T", "", "", "",					\
+	       "Filter: hide the selected event's task")				\
+	ACTION(ONLY_EVENT, "only-event", "e", "", "", "",				\
+	       "Filter: show only events of the selected event's type")			\
+	ACTION(HIDE_EVENT, "hide-event", "E", "", "", "",				\
+	       "Filter: hide events of the selected event's type")			\
+	ACTION(ONLY_CPU, "only-cpu", "c", "", "", "",					\
+	       "Filter: show only the selected event's CPU")				\
+	ACTION(CLEAR_FILTERS, "clear-filters", "u", "", "", "",				\
+	       "Clear every filter (task rows and hidden CPU rows stay)")		\
+	ACTION(FILTER_WHERE, "filter-where", "w", "", "", "",				\
+	       "Where new filters apply: list and graph, the list only, the graph only") \
+	ACTION(TASK_ROW, "task-row", "R", "", "", "",					\
+	       "Add (or remove) a graph row for the selected event's task")		\
+	ACTION(PICK_TASKS, "pick-tasks", "p <F2>", "", "", "",				\
+	       "Task picker: every task, its events and CPU time; rows and filters")	\
+	ACTION(PICK_EVENTS, "pick-events", "s <F3>", "", "", "",			\
+	       "Event picker: systems and events, to show only or hide")		\
+	ACTION(PICK_CPUS, "pick-cpus", "C <F4>", "", "", "",				\
+	       "CPU picker: show or hide CPU rows, filter by CPU")			\
+	ACTION(PICK_FILTERS, "pick-filters", "F <F5>", "", "", "",			\
+	       "The filters in force, to remove one")					\
+	ACTION(GRAPH_BIGGER, "graph-bigger", "<C-w>+", "", "", "",			\
+	       "Give the graph pane one more row (the list one fewer)")		\
+	ACTION(GRAPH_SMALLER, "graph-smaller", "<C-w>-", "", "", "",			\
+	       "Give the graph pane one row fewer")					\
+	ACTION(FRESH_START, "fresh-start", "U", "", "", "",				\
+	       "Start fresh: forget the session restored at start (view, filters)")
 
 enum ns_tui_action {
 	NS_ACT_NONE = -1,

@@ -7,6 +7,7 @@
  * closes it.
  */
 #include "tui-int.h"
+#include "narrow.h"
 
 #define NS_TUI_WHEEL_ROWS	3	/* list rows per wheel notch */
 
@@ -70,6 +71,9 @@ static void key(struct ns_tui *t, int key)
 		help_key(t, key);
 		return;
 	}
+	/* the prompt, a picker or a job under way take the key first */
+	if (ns_tui_narrow_key(t, key))
+		return;
 	act = ns_tui_keymap_feed(&t->keymap,
 				 t->focus == NS_FOCUS_GRAPH ? NS_SCOPE_GRAPH : NS_SCOPE_LIST, key);
 	if (act != NS_ACT_NONE)
@@ -103,12 +107,14 @@ static int graph_cpu(const struct ns_tui *t, int y)
 static int64_t list_row(const struct ns_tui *t, int y)
 {
 	int r = y - t->lay.list_y - 1;
+	uint64_t pos;
 
 	if (r < 0 || r >= t->lay.list_h - 1)
 		return -1;
-	if (t->view.list_top + r >= ns_trace_nr_events(t->trace))
+	pos = ns_view_row_pos(&t->view, t->view.list_top) + r;
+	if (pos >= ns_view_nr_rows(&t->view))
 		return -1;
-	return (int64_t)(t->view.list_top + r);
+	return (int64_t)ns_view_pos_row(&t->view, pos);
 }
 
 static void press(struct ns_tui *t, int x, int y)
@@ -172,7 +178,7 @@ static void mouse(struct ns_tui *t, const struct ns_tui_input *in)
 			t->help_shown = 0;
 		return;
 	}
-	if (t->lay.too_small)
+	if (t->lay.too_small || ns_tui_modal(t) || ns_tui_busy(t))
 		return;
 	switch (in->kind) {
 	case NS_IN_PRESS:
@@ -213,8 +219,8 @@ void ns_tui_input(struct ns_tui *t, const struct ns_tui_input *in)
 	}
 	/* with more CPUs than rows, "graph follows" also scrolls to the selection's CPU */
 	if (t->view.selected != selected && t->view.graph_follows && t->focus == NS_FOCUS_LIST &&
-	    t->view.selected_cpu >= 0) {
-		t->cursor_cpu = t->view.selected_cpu;
+	    t->view.selected_cpu >= 0 && ns_tui_row_of_cpu(t, t->view.selected_cpu) >= 0) {
+		t->cursor_cpu = ns_tui_row_of_cpu(t, t->view.selected_cpu);
 		ns_tui_show_cursor_cpu(t);
 	}
 }

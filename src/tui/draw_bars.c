@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tui-int.h"
+#include "narrow.h"
 
 #define NS_TUI_BAR_GAP	"  "
 
@@ -26,36 +27,44 @@ static void bar_segs(const struct ns_tui *t, struct seg s[5])
 {
 	const struct ns_view *v = &t->view;
 	char a[32] = "-", b[32] = "-", d[32] = "-", st[32], en[32], w[32];
-	int tw = ns_tui_ts_width(t->trace), m;
+	int tw = ns_tui_ts_width(t), m;
 	int64_t delta;
 
 	for (m = 0; m < NS_NR_MARKERS; m++) {
 		if (v->marker[m].set)
-			ns_fmt_ts(m ? b : a, sizeof(a), v->marker[m].ts_ns);
+			ns_tui_fmt_ts(t, m ? b : a, sizeof(a), v->marker[m].ts_ns);
 	}
 	if (!ns_view_marker_delta(v, &delta))
-		ns_fmt_delta(d, sizeof(d), delta);
+		ns_tui_fmt_delta(t, d, sizeof(d), delta);
 	snprintf(s[0].text, sizeof(s[0].text), "A: %-*s", tw, a);
 	snprintf(s[1].text, sizeof(s[1].text), "B: %-*s", tw, b);
 	snprintf(s[2].text, sizeof(s[2].text), "B-A: %-*s", tw + 1, d);
 	snprintf(s[3].text, sizeof(s[3].text), "Window: %s-%s (%s s)",
-		 ns_fmt_ts(st, sizeof(st), v->start_ns), ns_fmt_ts(en, sizeof(en), v->end_ns),
-		 ns_fmt_delta(w, sizeof(w), (int64_t)(v->end_ns - v->start_ns)));
+		 ns_tui_fmt_ts(t, st, sizeof(st), v->start_ns),
+		 ns_tui_fmt_ts(t, en, sizeof(en), v->end_ns),
+		 ns_tui_fmt_delta(t, w, sizeof(w), (int64_t)(v->end_ns - v->start_ns)));
 	snprintf(s[4].text, sizeof(s[4].text), "follow:%s", v->graph_follows ? "on" : "off");
 	for (m = 0; m < 5; m++)
 		s[m].role = NS_ROLE_BAR;
 	s[v->active_marker == NS_MARKER_B ? 1 : 0].role = NS_ROLE_BAR_ACTIVE;
 }
 
-int ns_tui_bar_rows(const struct ns_tui *t, int cols)
+/* Rows of the markers and the window: 1, or 2 when narrow. */
+static int marker_rows(const struct ns_tui *t, int cols)
 {
-	int tw = ns_tui_ts_width(t->trace), gap = (int)strlen(NS_TUI_BAR_GAP);
+	int tw = ns_tui_ts_width(t), gap = (int)strlen(NS_TUI_BAR_GAP);
 	/* the widest the row gets: a window's width has a decimal more than a time */
 	int markers = 2 * ((int)strlen("A: ") + tw) + (int)strlen("B-A: ") + tw + 1;
 	int window = (int)strlen("Window: - ( s)") + 2 * tw + tw + 1;
 	int follow = (int)strlen("follow:off");
 
 	return cols >= markers + window + follow + 4 * gap ? 1 : 2;
+}
+
+int ns_tui_bar_rows(const struct ns_tui *t, int cols)
+{
+	/* and a line naming the filters in force, when there are some */
+	return marker_rows(t, cols) + (ns_tui_filter_line(t) ? 1 : 0);
 }
 
 void ns_tui_draw_bar(struct ns_tui *t)
@@ -68,7 +77,7 @@ void ns_tui_draw_bar(struct ns_tui *t)
 	for (i = 0; i < 5; i++) {
 		int len = (int)strlen(s[i].text);
 
-		if (i == 3 && t->lay.bar_h > 1) {
+		if (i == 3 && marker_rows(t, t->lay.cols) > 1) {
 			y = 1;
 			x = 0;
 		} else if (i) {
@@ -82,17 +91,21 @@ void ns_tui_draw_bar(struct ns_tui *t)
 				t->theme.attr[s[i].role]);
 		x += len;
 	}
+	if (t->lay.bar_h > marker_rows(t, t->lay.cols))
+		ns_tui_draw_filter_line(t, t->bar, t->lay.bar_h - 1);
 }
 
 /* "Tab:focus": the first key of an action, without its angle brackets. */
-static int hint(char *buf, size_t len, enum ns_tui_action act)
+static int hint(const struct ns_tui *t, char *buf, size_t len, enum ns_tui_action act)
 {
 	const struct ns_tui_action_info *a = &ns_tui_actions[act];
-	const char *keys = a->keys[NS_SCOPE_ANY];
+	const char *keys = t->keymap.text[act][NS_SCOPE_ANY];
 	size_t k;
 
 	if (!keys[0])
-		keys = a->keys[NS_SCOPE_LIST];
+		keys = t->keymap.text[act][NS_SCOPE_LIST];
+	if (!keys[0])
+		return 0;	/* unbound by config.ini */
 	k = strcspn(keys, " ");
 
 	if (keys[0] == '<' && k > 2)
@@ -109,9 +122,13 @@ void ns_tui_draw_status(struct ns_tui *t)
 
 	werase(t->status);
 	ns_tui_fill(t->status, 0, 0, cols, attr);
-	if (t->focus == NS_FOCUS_GRAPH)
-		snprintf(right, sizeof(right), " cursor: CPU%d %s ", t->cursor_cpu,
-			 ns_fmt_ts(ts, sizeof(ts), ns_tui_col_mid_ns(t, t->cursor_col)));
+	if (t->focus == NS_FOCUS_GRAPH) {
+		char label[32];
+
+		ns_tui_graph_row_label(t, t->cursor_cpu, label, sizeof(label));
+		snprintf(right, sizeof(right), " cursor: %s %s ", label,
+			 ns_tui_fmt_ts(t, ts, sizeof(ts), ns_tui_col_mid_ns(t, t->cursor_col)));
+	}
 	else
 		snprintf(right, sizeof(right), " #%llu of %llu ", (unsigned long long)v->selected,
 			 (unsigned long long)ns_trace_nr_events(t->trace));
@@ -130,7 +147,7 @@ void ns_tui_draw_status(struct ns_tui *t)
 	} else {
 		for (act = 0; act < NS_NR_ACTIONS && n < (int)sizeof(left) - 32; act++) {
 			if (ns_tui_actions[act].hint[0])
-				n += hint(left + n, sizeof(left) - n, act);
+				n += hint(t, left + n, sizeof(left) - n, act);
 		}
 	}
 	ns_tui_put_text(t->status, &t->glyphs, 0, 0, t->message[0] ? (int)strlen(left) : cols - rw,

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The graph pane: a time ruler, then one row per CPU with one bin per
+ * The graph pane: a time ruler, then one row per shown CPU with one bin per
  * column (ns_view_bins_cpu): a full block where events were recorded, a
  * half block where a task ran without events, a line where the CPU was
  * idle, a blank where nothing is known; blocks take their task's colour.
  * Markers A and B and the selected event are vertical lines through the
  * rows, with their letters on the ruler; in the graph's focus the cursor is
- * a reverse-video cell.
+ * a reverse-video cell. Task rows follow the CPU rows (narrow.c draws their
+ * bins: the task's running time coloured by CPU), and the lines cross them.
  *
  * Ruler ticks fall on round times, 1, 2 or 5 times a power of ten ns,
  * the smallest such step whose labels do not touch; the labels carry as
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "tui-int.h"
+#include "narrow.h"
 
 #define NS_TUI_LABEL_GAP	2	/* blank columns between ruler labels */
 
@@ -93,21 +95,28 @@ static void draw_ruler(struct ns_tui *t)
 	}
 }
 
-static void draw_cpu_row(struct ns_tui *t, int y, int cpu)
+static void draw_cpu_row(struct ns_tui *t, int y, int r)
 {
 	const struct ns_tui_theme *th = &t->theme;
 	const struct ns_tui_glyphs *g = &t->glyphs;
-	int x0 = t->lay.label_w, nr_cpus = ns_trace_nr_cpus(t->trace), col;
-	char label[16];
+	const struct ns_tui_grow *gr = ns_tui_graph_row(t, r);
+	int x0 = t->lay.label_w, nr_rows = ns_tui_nr_graph_rows(t), col, cpu;
+	char label[64];
 
-	snprintf(label, sizeof(label), "CPU%d", cpu);
-	ns_tui_put_text(t->graph, g, y, 0, x0, label, 0, th->attr[NS_ROLE_CPU_LABEL]);
-	/* more CPUs above or below: an arrow in the label's last column */
+	ns_tui_graph_row_label(t, r, label, sizeof(label));
+	ns_tui_put_text(t->graph, g, y, 0, x0 - 1, label, 0, th->attr[NS_ROLE_CPU_LABEL]);
+	/* more rows above or below: an arrow in the label's last column */
 	if (y == t->lay.cpu_y && t->cpu_top > 0)
 		ns_tui_put_glyph(t->graph, y, x0 - 1, L'^', th->attr[NS_ROLE_CPU_LABEL]);
-	if (y == t->lay.cpu_y + t->lay.cpu_rows - 1 && cpu < nr_cpus - 1)
+	if (y == t->lay.cpu_y + t->lay.cpu_rows - 1 && r < nr_rows - 1)
 		ns_tui_put_glyph(t->graph, y, x0 - 1, L'v', th->attr[NS_ROLE_CPU_LABEL]);
-
+	if (!gr)
+		return;
+	if (gr->kind == NS_GROW_TASK) {
+		ns_tui_draw_task_row(t, y, gr->id);
+		return;
+	}
+	cpu = gr->id;
 	if (ns_view_bins_cpu(&t->view, cpu, t->bins))
 		return;
 	for (col = 0; col < t->view.cols; col++) {
@@ -152,7 +161,7 @@ void ns_tui_draw_graph(struct ns_tui *t)
 
 	werase(t->graph);
 	draw_ruler(t);
-	for (r = 0; r < t->lay.cpu_rows && t->cpu_top + r < ns_trace_nr_cpus(t->trace); r++)
+	for (r = 0; r < t->lay.cpu_rows && t->cpu_top + r < ns_tui_nr_graph_rows(t); r++)
 		draw_cpu_row(t, t->lay.cpu_y + r, t->cpu_top + r);
 
 	if (v->selected_cpu >= 0)

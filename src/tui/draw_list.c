@@ -6,12 +6,15 @@
  * ns_trace_format), so a trace of millions of events scrolls as fast as a
  * small one. A one-column gutter at the left shows the markers' letters;
  * Info takes the rest of the width and scrolls sideways; its newlines
- * (stack traces) are shown as the glyph set's separator.
+ * (stack traces) are shown as the glyph set's separator. With filters, the
+ * rows are the shown ones (ns_view_pos_row), each found on its own. What
+ * the last search matches is highlighted in each column it matches.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "tui-int.h"
+#include "narrow.h"
 
 enum list_col {
 	COL_NUM,
@@ -58,7 +61,7 @@ static void place_columns(const struct ns_tui *t, struct columns *c)
 				      ns_trace_nr_cpus(t->trace) - 1 : 0);
 	if (c->w[COL_CPU] < 3)
 		c->w[COL_CPU] = 3;
-	c->w[COL_TIME] = ns_tui_ts_width(t->trace);
+	c->w[COL_TIME] = ns_tui_ts_width(t);
 	/* comm has at most 15 characters; wider terminals get whole names */
 	c->w[COL_TASK] = task_w[tier];
 	c->w[COL_PID] = pid_w[tier];
@@ -122,6 +125,32 @@ static void draw_info(struct ns_tui *t, const struct columns *c, int y, attr_t a
 		t->info_max = t->info_skip + need;
 }
 
+/* The search's match in one column's text, over what was drawn there. */
+static void highlight(struct ns_tui *t, const struct columns *c, int y, int col, int scol,
+		      const char *text, int skip)
+{
+	const struct ns_search *s = t->nw ? t->nw->search : NULL;
+	size_t start, len;
+	int x, w;
+
+	if (!s || !ns_search_span(s, scol, text, &start, &len))
+		return;
+	x = c->x[col];
+	w = c->w[col];
+	if (col_desc[col].right && (int)strlen(text) < w)
+		x += w - (int)strlen(text);
+	x += (int)start - skip;
+	if (x < c->x[col]) {
+		len -= (size_t)(c->x[col] - x) < len ? (size_t)(c->x[col] - x) : len;
+		x = c->x[col];
+	}
+	if ((int)len > c->x[col] + w - x)
+		len = (size_t)(c->x[col] + w - x);
+	if (len > 0)
+		mvwchgat(t->list, y, x, (int)len, t->theme.attr[NS_ROLE_SEARCH_MATCH] & ~A_COLOR,
+			 PAIR_NUMBER(t->theme.attr[NS_ROLE_SEARCH_MATCH]), NULL);
+}
+
 static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t row,
 		     const struct ns_pos *pos)
 {
@@ -153,13 +182,30 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 	}
 	snprintf(buf, sizeof(buf), "%d", t->txt.cpu);
 	put_col(t, c, y, COL_CPU, buf, attr);
-	put_col(t, c, y, COL_TIME, t->txt.time, attr);
+	/* config.ini's time-format = nsec: as trace-cmd report -t */
+	if (t->time_nsec) {
+		const struct ns_event *ev = ns_trace_row_event(t->trace, row, NULL);
+
+		put_col(t, c, y, COL_TIME, ev ? ns_tui_fmt_ts(t, buf, sizeof(buf), ev->ts_ns) : "",
+			attr);
+	} else {
+		put_col(t, c, y, COL_TIME, t->txt.time, attr);
+	}
 	put_col(t, c, y, COL_TASK, t->txt.comm, attr);
 	snprintf(buf, sizeof(buf), "%d", t->txt.pid);
 	put_col(t, c, y, COL_PID, buf, attr);
 	put_col(t, c, y, COL_LAT, t->txt.latency, attr);
 	put_col(t, c, y, COL_EVENT, t->txt.event, attr);
 	draw_info(t, c, y, attr);
+	highlight(t, c, y, COL_TASK, NS_SEARCH_TASK, t->txt.comm, 0);
+	snprintf(buf, sizeof(buf), "%d", t->txt.pid);
+	highlight(t, c, y, COL_PID, NS_SEARCH_PID, buf, 0);
+	snprintf(buf, sizeof(buf), "%d", t->txt.cpu);
+	highlight(t, c, y, COL_CPU, NS_SEARCH_CPU, buf, 0);
+	highlight(t, c, y, COL_EVENT, NS_SEARCH_EVENT, t->txt.event, 0);
+	if (!t->txt.missed)
+		highlight(t, c, y, COL_INFO, NS_SEARCH_INFO, t->txt.info ? t->txt.info : "",
+			  t->info_skip);
 }
 
 void ns_tui_draw_list(struct ns_tui *t)
@@ -178,7 +224,25 @@ void ns_tui_draw_list(struct ns_tui *t)
 				"(no events in this trace)", 0, t->theme.attr[NS_ROLE_NORMAL]);
 		return;
 	}
-	got = ns_trace_rows(t->trace, v->list_top, rows, t->rows);
-	for (i = 0; i < (int)got; i++)
-		draw_row(t, &c, 1 + i, v->list_top + i, &t->rows[i]);
+	if (!ns_view_nr_rows(v)) {
+		ns_tui_put_text(t->list, &t->glyphs, 1, 1, t->lay.cols - 1,
+				"(the filters hide every event: u clears them, F lists them)", 0,
+				t->theme.attr[NS_ROLE_NORMAL]);
+		return;
+	}
+	if (!ns_visible_list_filtered(v->visible)) {
+		got = ns_trace_rows(t->trace, v->list_top, rows, t->rows);
+		for (i = 0; i < (int)got; i++)
+			draw_row(t, &c, 1 + i, v->list_top + i, &t->rows[i]);
+		return;
+	}
+	/* shown rows are seldom neighbours: each is found from its position */
+	for (i = 0; i < rows; i++) {
+		uint64_t row = ns_view_pos_row(v, ns_view_row_pos(v, v->list_top) + i);
+		struct ns_pos pos;
+
+		if (row >= ns_trace_nr_events(t->trace) || ns_trace_rows(t->trace, row, 1, &pos) != 1)
+			break;
+		draw_row(t, &c, 1 + i, row, &pos);
+	}
 }

@@ -21,6 +21,24 @@ static const char *const help_tail[] = {
 	"  graph zooms to the columns dragged over.",
 	"",
 	"Graph: %lc events recorded  %lc a task ran  %lc idle  %lc markers A, B, selection",
+	"  Task rows (R, the task picker) follow the CPU rows, coloured by CPU.",
+	"",
+	"Search (/ forward, ? backward, n and N repeat; Esc cancels a long one)",
+	"  /TEXT         the line, as trace-cmd report prints it, contains TEXT",
+	"  /COLUMN OP TEXT, no blanks: COLUMN task pid cpu event info any,",
+	"                OP : contains  = is  ! does not contain  ~ regex (grep -E)",
+	"  Examples      /task=gzip  /pid=1234  /info~prev_state=D  /event!sched",
+	"",
+	"Commands (: then Enter; Up/Down: history)",
+	"  goto SECS     the first event at or after SECS (10172.572790)",
+	"  N             event number N",
+	"  filter [-v] [-g|-l] EXPR   as trace-cmd report -F (and -v); -g/-l: graph/list",
+	"  show|hide task|event|system|cpu WHAT [graph|list|both]",
+	"  cpu LIST, pid LIST, task NAME   as --cpu, --pid, --task;  cpurows LIST|all",
+	"  tasks, events, cpus, filters    the pickers;  clear  (all filters);  where",
+	"",
+	"Pickers: type to narrow, Enter (row or only), C-o only, C-x hide, Tab where,",
+	"  C-t sort (tasks), Esc closes",
 };
 
 /* One pass over the help's lines: counts them, and draws those on screen. */
@@ -86,7 +104,7 @@ static void walk(struct help_pass *p)
 	char buf[160];
 	size_t i;
 
-	ns_tui_walk_keys(emit, p);
+	ns_tui_walk_keymap(&p->t->keymap, emit, p);
 	for (i = 0; i < sizeof(help_tail) / sizeof(help_tail[0]); i++) {
 		const struct ns_tui_glyphs *g = &p->t->glyphs;
 

@@ -185,18 +185,113 @@ static int add_bindings(struct ns_tui_keymap *km, int scope, const char *keys,
 	return 0;
 }
 
-int ns_tui_keymap_init(struct ns_tui_keymap *km)
+int ns_tui_keymap_build(struct ns_tui_keymap *km)
 {
 	int act, scope, ret;
 
-	memset(km, 0, sizeof(*km));
+	km->nr = 0;
+	km->nr_pending = 0;
 	for (act = 0; act < NS_NR_ACTIONS; act++) {
 		for (scope = 0; scope < NS_NR_SCOPES; scope++) {
-			ret = add_bindings(km, scope, ns_tui_actions[act].keys[scope], act);
+			ret = add_bindings(km, scope, km->text[act][scope], act);
 			if (ret)
 				return ret;
 		}
 	}
+	return 0;
+}
+
+int ns_tui_keymap_init(struct ns_tui_keymap *km)
+{
+	int act, scope;
+
+	memset(km, 0, sizeof(*km));
+	for (act = 0; act < NS_NR_ACTIONS; act++) {
+		for (scope = 0; scope < NS_NR_SCOPES; scope++)
+			snprintf(km->text[act][scope], NS_TUI_KEYS_TEXT, "%s",
+				 ns_tui_actions[act].keys[scope]);
+	}
+	return ns_tui_keymap_build(km);
+}
+
+/* The keys of one word ("'a": two); 0 when it does not parse. */
+static int word_keys(const char *w, size_t len, int keys[NS_TUI_MAX_SEQ])
+{
+	char buf[NS_TUI_KEYS_TEXT], err[128];
+	const char *p = buf;
+	struct ns_tui_input in[2];
+	int n = 0;
+
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, w, len);
+	buf[len] = '\0';
+	while (*p) {
+		if (ns_tui_parse_input(&p, in, err, sizeof(err)) != 1 || n == NS_TUI_MAX_SEQ)
+			return 0;
+		keys[n++] = in[0].key;
+	}
+	return n;
+}
+
+/* Take the words of @keys out of @text, which belongs to another action. */
+static int strip_keys(char *text, const char *keys)
+{
+	char out[NS_TUI_KEYS_TEXT] = "";
+	const char *w = text, *k;
+	int a[NS_TUI_MAX_SEQ], b[NS_TUI_MAX_SEQ], na, nb, taken = 0, hit;
+	size_t wl, kl;
+
+	for (; *w; w += wl) {
+		while (*w == ' ')
+			w++;
+		wl = strcspn(w, " ");
+		if (!wl)
+			break;
+		na = word_keys(w, wl, a);
+		hit = 0;
+		for (k = keys; *k && !hit; k += kl) {
+			while (*k == ' ' || *k == '\t')
+				k++;
+			kl = strcspn(k, " \t");
+			nb = word_keys(k, kl, b);
+			hit = na && na == nb && !memcmp(a, b, na * sizeof(int));
+		}
+		if (hit) {
+			taken = 1;
+			continue;
+		}
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%.*s", out[0] ? " " : "",
+			 (int)wl, w);
+	}
+	strcpy(text, out);
+	return taken;
+}
+
+int ns_tui_keymap_bind(struct ns_tui_keymap *km, int scope, enum ns_tui_action act,
+		       const char *keys, unsigned char *taken)
+{
+	int a, s;
+
+	if (strlen(keys) >= NS_TUI_KEYS_TEXT || act < 0 || act >= NS_NR_ACTIONS || scope < 0 ||
+	    scope >= NS_NR_SCOPES)
+		return -EINVAL;
+	for (a = 0; a < NS_NR_ACTIONS; a++) {
+		for (s = 0; s < NS_NR_SCOPES; s++) {
+			if ((a == (int)act && s == scope) || (scope != NS_SCOPE_ANY && s != scope))
+				continue;
+			if (strip_keys(km->text[a][s], keys) && taken && a != (int)act)
+				taken[a] = 1;
+		}
+	}
+	/* one blank between words, as the table writes them */
+	for (s = 0; *keys; keys++) {
+		if (*keys != ' ' && *keys != '\t')
+			km->text[act][scope][s++] = *keys;
+		else if (s && keys[1] != ' ' && keys[1] != '\t' && keys[1])
+			km->text[act][scope][s++] = ' ';
+	}
+	km->text[act][scope][s] = '\0';
 	return 0;
 }
 
@@ -240,18 +335,27 @@ enum ns_tui_action ns_tui_keymap_feed(struct ns_tui_keymap *km, int scope, int k
 	return had_prefix ? ns_tui_keymap_feed(km, scope, key) : NS_ACT_NONE;
 }
 
-void ns_tui_walk_keys(void (*emit)(void *arg, int scope, const char *keys,
-				   enum ns_tui_action act), void *arg)
+void ns_tui_walk_keymap(const struct ns_tui_keymap *km,
+			void (*emit)(void *arg, int scope, const char *keys,
+				     enum ns_tui_action act), void *arg)
 {
 	int scope, act;
 
 	for (scope = 0; scope < NS_NR_SCOPES; scope++) {
 		emit(arg, scope, NULL, NS_ACT_NONE);
 		for (act = 0; act < NS_NR_ACTIONS; act++) {
-			if (ns_tui_actions[act].keys[scope][0])
-				emit(arg, scope, ns_tui_actions[act].keys[scope], act);
+			const char *keys = km ? km->text[act][scope] : ns_tui_actions[act].keys[scope];
+
+			if (keys[0])
+				emit(arg, scope, keys, act);
 		}
 	}
+}
+
+void ns_tui_walk_keys(void (*emit)(void *arg, int scope, const char *keys,
+				   enum ns_tui_action act), void *arg)
+{
+	ns_tui_walk_keymap(NULL, emit, arg);
 }
 
 /* Text for roff: no character of a key may be taken for a request or an escape. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "tui-int.h"
+#include "narrow.h"
 
 void ns_tui_free_windows(struct ns_tui *t)
 {
@@ -47,7 +48,7 @@ static WINDOW *pane(int h, int w, int y)
 int ns_tui_layout(struct ns_tui *t, int cols, int rows)
 {
 	struct ns_tui_layout *l = &t->lay;
-	int nr_cpus = ns_trace_nr_cpus(t->trace), body, list_rows;
+	int nr_rows = ns_tui_nr_graph_rows(t), body, list_rows, want;
 
 	ns_tui_free_windows(t);
 	l->cols = cols;
@@ -56,12 +57,16 @@ int ns_tui_layout(struct ns_tui *t, int cols, int rows)
 	if (l->too_small)
 		return 0;
 
-	/* "CPU12", a blank, and a column for the arrows of scrolled rows */
-	l->label_w = 3 + ns_tui_digits(nr_cpus > 1 ? nr_cpus - 1 : 0) + 2;
+	/* "CPU12" or a task row's label, a blank, and a column for scroll arrows */
+	l->label_w = ns_tui_graph_label_w(t);
 	l->graph_cols = cols - l->label_w;
 	l->bar_h = ns_tui_bar_rows(t, cols);
 	body = rows - NS_TUI_RULER_ROWS - l->bar_h - 2;	/* list header, status */
-	l->cpu_rows = nr_cpus < body / 2 ? nr_cpus : body / 2;
+	/* graph-rows of config.ini, <C-w>+ -, a session; else up to half. The list keeps a row */
+	want = t->graph_rows > 0 ? t->graph_rows : body / 2;
+	if (want > body - 1)
+		want = body - 1;
+	l->cpu_rows = nr_rows < want ? nr_rows : want;
 	if (l->cpu_rows < 1)
 		l->cpu_rows = 1;
 	l->graph_y = 0;
@@ -107,8 +112,9 @@ nomem:
 /* Keep the graph cursor's CPU among the rows shown. */
 void ns_tui_show_cursor_cpu(struct ns_tui *t)
 {
-	int nr_cpus = ns_trace_nr_cpus(t->trace), rows = t->lay.cpu_rows;
+	int nr_cpus = ns_tui_nr_graph_rows(t), rows = t->lay.cpu_rows;
 
+	/* rows: the shown CPUs, then the task rows (cursor_cpu counts rows) */
 	if (t->cursor_cpu >= nr_cpus)
 		t->cursor_cpu = nr_cpus - 1;
 	if (t->cursor_cpu < 0)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "tui-int.h"
+#include "narrow.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -84,12 +85,14 @@ static int use_colour(void)
  * ns_tui_open - set up the front end on the current curses screen
  * Returns 0, or a negative errno with @err filled in.
  */
-int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, char *err, size_t err_len)
+int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_setup *setup,
+		char *err, size_t err_len)
 {
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	t->trace = trace;
+	t->setup = setup;
 	cbreak();
 	noecho();
 	nonl();
@@ -110,17 +113,25 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, char *err, size_t err_
 		return ret;
 	}
 	t->view_ready = 1;
+	ret = ns_tui_narrow_open(t, setup);
+	if (ret) {
+		snprintf(err, err_len, "%s", strerror(-ret));
+		return ret;
+	}
 	ret = ns_tui_layout(t, COLS, LINES);
 	if (ret) {
 		snprintf(err, err_len, "%s", strerror(-ret));
 		return ret;
 	}
 	ns_tui_cursor_to_selection(t);
+	/* config.ini and the session to restore (persist.c) */
+	ns_tui_persist_start(t, setup);
 	return 0;
 }
 
 void ns_tui_close(struct ns_tui *t)
 {
+	ns_tui_narrow_close(t);
 	ns_tui_free_windows(t);
 	if (t->view_ready)
 		ns_view_free(&t->view);
@@ -159,10 +170,12 @@ void ns_tui_draw(struct ns_tui *t)
 	ns_tui_draw_bar(t);
 	ns_tui_draw_list(t);
 	ns_tui_draw_status(t);
+	ns_tui_draw_overlays(t);
 	wnoutrefresh(t->graph);
 	wnoutrefresh(t->bar);
 	wnoutrefresh(t->list);
 	wnoutrefresh(t->status);
+	ns_tui_draw_picker(t);
 	if (t->help_shown)
 		ns_tui_draw_help(t);
 	doupdate();
@@ -209,6 +222,12 @@ static void feed(struct ns_tui *t, int ch)
 
 int ns_tui_run(struct ns_trace *trace, char *err, size_t err_len)
 {
+	return ns_tui_run_setup(trace, NULL, err, err_len);
+}
+
+int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, char *err,
+		     size_t err_len)
+{
 	struct saved_signals saved;
 	struct ns_tui t;
 	SCREEN *scr;
@@ -230,7 +249,7 @@ int ns_tui_run(struct ns_trace *trace, char *err, size_t err_len)
 		return -ENOTTY;
 	}
 	set_term(scr);
-	ret = ns_tui_open(&t, trace, err, err_len);
+	ret = ns_tui_open(&t, trace, setup, err, err_len);
 	if (ret)
 		goto out;
 	set_escdelay(25);
@@ -240,17 +259,25 @@ int ns_tui_run(struct ns_trace *trace, char *err, size_t err_len)
 	while (!t.quit && !quit_signal) {
 		ns_tui_draw(&t);
 		errno = 0;
+		/* a filter pass or a search under way: read keys without waiting */
+		wtimeout(input_window(&t), ns_tui_busy(&t) ? 0 : -1);
 		ch = wgetch(input_window(&t));
 		if (quit_signal)
 			break;
 		if (ch == ERR) {
 			if (errno == EINTR)
 				continue;
+			if (ns_tui_busy(&t)) {
+				ns_tui_work(&t);
+				continue;
+			}
 			break;	/* the terminal is gone */
 		}
 		feed(&t, ch);
 	}
 out:
+	if (!ret)
+		ns_tui_persist_exit(&t);	/* the session to keep, to main.c */
 	ns_tui_close(&t);
 	endwin();
 	delscreen(scr);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "tui-int.h"
+#include "narrow.h"
 
 /* Terminal types in every ncurses install; the output goes nowhere anyway. */
 static const char *const snapshot_terms[] = { "xterm", "vt100", "ansi" };
@@ -116,7 +117,7 @@ int ns_tui_time_frames(struct ns_trace *trace, int cols, int rows, int frames,
 	memset(&t, 0, sizeof(t));
 	ret = headless_begin(&h, cols, rows, err, err_len);
 	if (!ret)
-		ret = ns_tui_open(&t, trace, err, err_len);
+		ret = ns_tui_open(&t, trace, NULL, err, err_len);
 	if (ret)
 		goto out;
 	ns_tui_draw(&t);
@@ -137,6 +138,19 @@ out:
 int ns_tui_snapshot(struct ns_trace *trace, int cols, int rows, const char *keys,
 		    FILE *out, char *err, size_t err_len)
 {
+	return ns_tui_snapshot_setup(trace, NULL, cols, rows, keys, out, err, err_len);
+}
+
+/* Jobs (filter passes, searches) run to their end: a snapshot is exact. */
+static void finish_jobs(struct ns_tui *t)
+{
+	while (ns_tui_busy(t))
+		ns_tui_work(t);
+}
+
+int ns_tui_snapshot_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, int cols,
+			  int rows, const char *keys, FILE *out, char *err, size_t err_len)
+{
 	struct ns_tui_input in[2];
 	struct headless h;
 	struct ns_tui t;
@@ -150,9 +164,11 @@ int ns_tui_snapshot(struct ns_trace *trace, int cols, int rows, const char *keys
 	ret = headless_begin(&h, cols, rows, err, err_len);
 	if (ret)
 		goto out;
-	ret = ns_tui_open(&t, trace, err, err_len);
+	ret = ns_tui_open(&t, trace, setup, err, err_len);
 	if (ret)
 		goto out;
+	t.nw->sync = 1;
+	finish_jobs(&t);
 	ns_tui_draw(&t);
 	while (keys && !t.quit && (n = ns_tui_parse_input(&keys, in, err, err_len)) > 0) {
 		for (i = 0; i < (size_t)n; i++) {
@@ -162,6 +178,7 @@ int ns_tui_snapshot(struct ns_trace *trace, int cols, int rows, const char *keys
 				cols = in[i].x;
 			}
 			ns_tui_input(&t, &in[i]);
+			finish_jobs(&t);
 			ns_tui_draw(&t);
 		}
 	}

@@ -40,12 +40,37 @@ int ns_tui_digits(uint64_t v)
 	return n;
 }
 
-/* Columns of the trace's timestamps as ns_fmt_ts() prints them: the last is the widest. */
-int ns_tui_ts_width(const struct ns_trace *trace)
+/**
+ * ns_tui_fmt_ts - a timestamp in config.ini's time format
+ * usec: as ns_fmt_ts() and trace-cmd report; nsec: nine decimals, as report -t.
+ */
+char *ns_tui_fmt_ts(const struct ns_tui *t, char *buf, size_t len, uint64_t ts_ns)
+{
+	if (!t->time_nsec)
+		return ns_fmt_ts(buf, len, ts_ns);
+	snprintf(buf, len, "%llu.%09llu", (unsigned long long)(ts_ns / 1000000000ull),
+		 (unsigned long long)(ts_ns % 1000000000ull));
+	return buf;
+}
+
+/* A time difference: as ns_fmt_delta(), or to the nanosecond in the nsec format. */
+char *ns_tui_fmt_delta(const struct ns_tui *t, char *buf, size_t len, int64_t delta_ns)
+{
+	uint64_t mag = delta_ns < 0 ? -(uint64_t)delta_ns : (uint64_t)delta_ns;
+
+	if (!t->time_nsec)
+		return ns_fmt_delta(buf, len, delta_ns);
+	snprintf(buf, len, "%s%llu.%09llu", delta_ns < 0 ? "-" : "",
+		 (unsigned long long)(mag / 1000000000ull), (unsigned long long)(mag % 1000000000ull));
+	return buf;
+}
+
+/* Columns of the trace's timestamps as ns_tui_fmt_ts() prints them: the last is the widest. */
+int ns_tui_ts_width(const struct ns_tui *t)
 {
 	char buf[32];
 
-	return (int)strlen(ns_fmt_ts(buf, sizeof(buf), ns_trace_last_ns(trace)));
+	return (int)strlen(ns_tui_fmt_ts(t, buf, sizeof(buf), ns_trace_last_ns(t->trace)));
 }
 
 /* The next character of @s, made safe to draw; returns the bytes it used. */

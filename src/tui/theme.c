@@ -37,6 +37,7 @@ static const struct {
 	[NS_ROLE_MESSAGE]	= { COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD },
 	[NS_ROLE_HELP]		= { -1, -1, A_NORMAL, A_NORMAL },
 	[NS_ROLE_HELP_TITLE]	= { COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE },
+	[NS_ROLE_SEARCH_MATCH]	= { COLOR_BLACK, COLOR_MAGENTA, A_BOLD, A_UNDERLINE | A_BOLD },
 };
 
 /* Task colours far enough apart to tell neighbours in a row of blocks. */
@@ -105,11 +106,36 @@ attr_t ns_tui_task_attr(const struct ns_tui_theme *theme, int pid)
 	return theme->attr[NS_ROLE_TASK0 + (h >> 16) % theme->nr_task_roles];
 }
 
-void ns_tui_glyphs_init(struct ns_tui_glyphs *g)
+/* The colours of a role on a colour terminal by default (for --print-config). */
+void ns_tui_role_default(int role, short *fg, short *bg, attr_t *attr)
+{
+	*fg = *bg = -1;
+	*attr = A_NORMAL;
+	if (role >= 0 && role < NS_ROLE_TASK0) {
+		*fg = role_style[role].fg;
+		*bg = role_style[role].bg;
+		*attr = role_style[role].colour_attr;
+	} else if (role >= NS_ROLE_TASK0 && role < NS_NR_ROLES) {
+		*fg = task_256[role - NS_ROLE_TASK0];
+	}
+}
+
+int ns_tui_locale_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);
 
-	g->utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+	return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+}
+
+void ns_tui_glyphs_init(struct ns_tui_glyphs *g)
+{
+	ns_tui_glyphs_set(g, ns_tui_locale_utf8());
+}
+
+/* Unicode glyphs (@utf8) or ASCII ones; config.ini's glyphs = ascii asks for the latter. */
+void ns_tui_glyphs_set(struct ns_tui_glyphs *g, int utf8)
+{
+	g->utf8 = utf8;
 	if (g->utf8) {
 		g->events = L'\u2588';		/* full block */
 		g->running = L'\u2584';		/* lower half block */

@@ -39,6 +39,7 @@ enum ns_tui_role {
 	NS_ROLE_MESSAGE,	/* a transient message in the status line */
 	NS_ROLE_HELP,
 	NS_ROLE_HELP_TITLE,
+	NS_ROLE_SEARCH_MATCH,	/* what the last search matches, in the list */
 	NS_ROLE_TASK0,		/* NS_TUI_TASK_COLOURS roles for tasks */
 	NS_NR_ROLES = NS_ROLE_TASK0 + NS_TUI_TASK_COLOURS,
 };
@@ -63,6 +64,12 @@ struct ns_tui_glyphs {
 void ns_tui_theme_init(struct ns_tui_theme *theme, int use_colour);
 attr_t ns_tui_task_attr(const struct ns_tui_theme *theme, int pid);
 void ns_tui_glyphs_init(struct ns_tui_glyphs *glyphs);
+void ns_tui_glyphs_set(struct ns_tui_glyphs *glyphs, int utf8);
+/* The locale's codeset is UTF-8. */
+int ns_tui_locale_utf8(void);
+void ns_tui_role_default(int role, short *fg, short *bg, attr_t *attr);
+/* The roles' names in config.ini's [colours] (config.c). */
+extern const char *const ns_tui_role_names[NS_NR_ROLES];
 
 /* ---- input -------------------------------------------------------------- */
 
@@ -82,7 +89,8 @@ struct ns_tui_input {
 };
 
 #define NS_TUI_MAX_SEQ		2	/* keys in a binding: "'a" */
-#define NS_TUI_MAX_BINDINGS	160
+#define NS_TUI_MAX_BINDINGS	320
+#define NS_TUI_KEYS_TEXT	128	/* bytes of one action's keys in one scope */
 
 enum ns_tui_scope {
 	NS_SCOPE_ANY,
@@ -101,6 +109,8 @@ struct ns_tui_binding {
 struct ns_tui_keymap {
 	struct ns_tui_binding b[NS_TUI_MAX_BINDINGS];
 	int nr;
+	/* each action's keys in each scope, as written: the table's, or config.ini's */
+	char text[NS_NR_ACTIONS][NS_NR_SCOPES][NS_TUI_KEYS_TEXT];
 	int pending[NS_TUI_MAX_SEQ];	/* the keys of a sequence typed so far */
 	int nr_pending;
 };
@@ -127,6 +137,20 @@ int ns_tui_parse_input(const char **s, struct ns_tui_input in[2], char *err, siz
 
 /* Returns 0, or -EINVAL when the action table has a key it cannot parse. */
 int ns_tui_keymap_init(struct ns_tui_keymap *km);
+
+/**
+ * ns_tui_keymap_bind - give an action new keys in one scope (config.ini)
+ * @keys: words in the --keys syntax ("" unbinds)
+ * @taken: filled with the actions that lost a key to it (NS_NR_ACTIONS entries)
+ *
+ * Each key of @keys is taken away from every other action of @scope, and
+ * for NS_SCOPE_ANY of every scope, so that it does what the file says.
+ * Call ns_tui_keymap_build() after the last one. 0, or -EINVAL.
+ */
+int ns_tui_keymap_bind(struct ns_tui_keymap *km, int scope, enum ns_tui_action act,
+		       const char *keys, unsigned char *taken);
+/* The bindings from km->text. 0, or -EINVAL / -ENOSPC. */
+int ns_tui_keymap_build(struct ns_tui_keymap *km);
 
 /**
  * ns_tui_keymap_feed - the action a key completes, given the focused pane
@@ -182,6 +206,14 @@ struct ns_tui {
 	int press_x, press_y;
 	char message[160];	/* shown once in the status line */
 
+	/* config.ini and sessions (config.c, persist.c) */
+	const struct ns_tui_setup *setup;
+	int graph_rows;		/* CPU rows the graph gets; 0: up to half the screen */
+	int time_nsec;		/* times with nanoseconds (time-format = nsec) */
+
+	/* filters, task rows, search, pickers, the prompt (narrow.h) */
+	struct ns_tui_narrow *nw;
+
 	struct ns_bin *bins;	/* view.cols bins, one CPU at a time */
 	struct ns_pos *rows;	/* positions of the list's rows */
 	int nr_rows_alloc;
@@ -189,7 +221,8 @@ struct ns_tui {
 };
 
 /* setup and teardown shared by the terminal and --snapshot (screen.c) */
-int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, char *err, size_t err_len);
+int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_setup *setup,
+		char *err, size_t err_len);
 void ns_tui_close(struct ns_tui *t);
 void ns_tui_draw(struct ns_tui *t);
 
@@ -215,13 +248,15 @@ int ns_tui_put_text(WINDOW *win, const struct ns_tui_glyphs *g, int y, int x, in
 void ns_tui_put_glyph(WINDOW *win, int y, int x, wchar_t ch, attr_t attr);
 void ns_tui_fill(WINDOW *win, int y, int x, int width, attr_t attr);
 int ns_tui_digits(uint64_t v);
-int ns_tui_ts_width(const struct ns_trace *trace);
+int ns_tui_ts_width(const struct ns_tui *t);
+char *ns_tui_fmt_ts(const struct ns_tui *t, char *buf, size_t len, uint64_t ts_ns);
+char *ns_tui_fmt_delta(const struct ns_tui *t, char *buf, size_t len, int64_t delta_ns);
 
 /* the panes */
 void ns_tui_draw_graph(struct ns_tui *t);
 void ns_tui_draw_list(struct ns_tui *t);
 void ns_tui_draw_bar(struct ns_tui *t);
-/* Rows the marker bar needs at this width: 1, or 2 when narrow. */
+/* Rows the marker bar needs at this width: 1, or 2 when narrow; one more for the filters. */
 int ns_tui_bar_rows(const struct ns_tui *t, int cols);
 void ns_tui_draw_status(struct ns_tui *t);
 void ns_tui_draw_help(struct ns_tui *t);
@@ -236,5 +271,20 @@ int ns_tui_help_rows(const struct ns_tui *t);
  */
 void ns_tui_walk_keys(void (*emit)(void *arg, int scope, const char *keys,
 				   enum ns_tui_action act), void *arg);
+/* The same over a key map's keys (config.ini's bindings): what the help shows. */
+void ns_tui_walk_keymap(const struct ns_tui_keymap *km,
+			void (*emit)(void *arg, int scope, const char *keys,
+				     enum ns_tui_action act), void *arg);
+
+/* config.c: config.ini's settings on the front end, what it cannot do in @d */
+int ns_tui_config_keys(struct ns_tui_keymap *km, const struct ns_config *c, struct ns_diag *d);
+void ns_tui_config_apply(struct ns_tui *t, const struct ns_config *c, struct ns_diag *d);
+int ns_tui_check_binding(const char *keys, char *err, size_t err_len);
+
+/* persist.c: sessions on the screen, and back */
+void ns_tui_persist_start(struct ns_tui *t, const struct ns_tui_setup *setup);
+void ns_tui_persist_exit(struct ns_tui *t);
+int ns_tui_persist_command(struct ns_tui *t, const char *cmd, const char *arg);
+int ns_tui_persist_action(struct ns_tui *t, enum ns_tui_action act);
 
 #endif

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * session layer: the files people keep, in INI syntax read by inih, with
+ * no curses in it. Three kinds, each described section by section in
+ * nurseshark.ini(5):
+ *
+ *   config.ini     key bindings by action name, colours by role, time format,
+ *                  pane split, glyph set ($XDG_CONFIG_HOME/nurseshark/)
+ *   a session      one trace's view: window, selection, markers, follow,
+ *                  panes, sideways scroll and the whole filter set; saved on
+ *                  exit per trace under $XDG_STATE_HOME/nurseshark/, or
+ *                  under any name with :save-session
+ *   a filter file  the filter entries alone, to reuse on other traces
+ *
+ * Reading never fails and never crashes on what is in a file: every problem
+ * becomes one "FILE:LINE: message" in a struct ns_diag and the rest of the
+ * file still applies. Writing is atomic (temporary file, fsync, rename,
+ * fsync of the directory), so the previous file survives any failure.
+ *
+ * The session layer serves the model: it captures and restores a struct
+ * ns_view and a struct ns_filter_set. What only the front end knows (the
+ * names of its actions and colour roles, its panes) comes in as plain data.
+ */
+#ifndef NURSESHARK_SESSION_H
+#define NURSESHARK_SESSION_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "nurseshark/model.h"
+#include "nurseshark/filter.h"
+
+/* ---- diagnostics: "FILE:LINE: message", in the order found -------------- */
+
+#define NS_DIAG_MAX	200	/* messages kept; more are only counted */
+
+struct ns_diag {
+	char **msg;
+	int nr, alloc;
+	int dropped;		/* messages past NS_DIAG_MAX */
+};
+
+void ns_diag_init(struct ns_diag *d);
+void ns_diag_free(struct ns_diag *d);
+/* One message; @line 0 gives "FILE: message", a NULL @file just "message". */
+void ns_diag_add(struct ns_diag *d, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void ns_diag_vadd(struct ns_diag *d, const char *file, int line, const char *fmt, va_list ap);
+/* Every message and how many were found in all. */
+int ns_diag_count(const struct ns_diag *d);
+/* Each message on its own line, after @prefix ("nurseshark: "). */
+void ns_diag_print(const struct ns_diag *d, FILE *out, const char *prefix);
+/* Move every message of @from to the end of @to. */
+void ns_diag_move(struct ns_diag *to, struct ns_diag *from);
+
+/* ---- atomic writes -------------------------------------------------------- */
+
+/*
+ * The system calls of an atomic write, replaceable so that tests can fail
+ * any one of them (see tests/unit/test_atomic.c). NULL: the real ones.
+ */
+struct ns_file_ops {
+	ssize_t (*write)(void *arg, int fd, const void *buf, size_t len);
+	int (*fsync)(void *arg, int fd);
+	int (*close)(void *arg, int fd);
+	int (*rename)(void *arg, const char *from, const char *to);
+	void *arg;
+};
+
+/**
+ * ns_file_write_atomic - replace @path by @len bytes of @data, or leave it be
+ * @ops: NULL for the real system calls
+ * @err: a one-line reason on failure
+ *
+ * Writes a temporary file beside @path (mode 0600), fsyncs it, renames it
+ * over @path and fsyncs the directory. On any failure the temporary file is
+ * removed and @path is what it was. Returns 0 or a negative errno.
+ */
+int ns_file_write_atomic(const char *path, const void *data, size_t len,
+			 const struct ns_file_ops *ops, char *err, size_t err_len);
+
+/* ---- where the files are -------------------------------------------------- */
+
+/*
+ * $XDG_STATE_HOME/nurseshark ($HOME/.local/state/nurseshark) and
+ * $XDG_CONFIG_HOME/nurseshark/config.ini ($HOME/.config/...): malloc'd, or
+ * NULL with @err filled in when neither variable nor $HOME gives an absolute
+ * path. Nothing is created.
+ */
+char *ns_session_state_dir(char *err, size_t err_len);
+char *ns_config_default_path(char *err, size_t err_len);
+
+/**
+ * ns_session_auto_path - the file of the session kept for a trace
+ * @trace_abspath: the trace's absolute path
+ *
+ * "<state dir>/<path with '/' as '_', cut to its last 96 bytes>-<8 hex
+ * digits of a hash of the whole path>.ini", so the name says which trace it
+ * is and two paths that look alike still differ. Malloc'd, or NULL.
+ */
+char *ns_session_auto_path(const char *state_dir, const char *trace_abspath);
+
+/* Create @dir and its parents (mode 0700). 0 or a negative errno. */
+int ns_session_mkdirs(const char *dir);
+
+/* ---- what identifies a trace file ------------------------------------------ */
+
+struct ns_trace_id {
+	char *path;		/* absolute (realpath when it resolves); owned */
+	uint64_t size;
+	int64_t mtime_s;
+	long mtime_ns;
+};
+
+/* Stat @path. 0, or a negative errno (then @id is empty). */
+int ns_trace_id_get(const char *path, struct ns_trace_id *id);
+void ns_trace_id_free(struct ns_trace_id *id);
+
+/* ---- a session ------------------------------------------------------------ */
+
+/* Which parts of a session were read (or captured); struct ns_session.have. */
+enum ns_session_part {
+	NS_SESS_TRACE		= 1 << 0,	/* [trace] path, size, mtime */
+	NS_SESS_WINDOW		= 1 << 1,
+	NS_SESS_SELECTED	= 1 << 2,
+	NS_SESS_LIST_TOP	= 1 << 3,
+	NS_SESS_FOLLOW		= 1 << 4,
+	NS_SESS_ACTIVE		= 1 << 5,	/* the active marker */
+	NS_SESS_MARKER_A	= 1 << 6,
+	NS_SESS_MARKER_B	= 1 << 7,
+	NS_SESS_FOCUS		= 1 << 8,
+	NS_SESS_GRAPH_ROWS	= 1 << 9,
+	NS_SESS_INFO_SCROLL	= 1 << 10,
+	NS_SESS_CURSOR		= 1 << 11,	/* the graph cursor's CPU and column */
+	NS_SESS_FILTERS		= 1 << 12,	/* filter entries */
+	NS_SESS_TASK_ROWS	= 1 << 13,
+	NS_SESS_HIDDEN_CPUS	= 1 << 14,
+	NS_SESS_SEARCH		= 1 << 15,
+};
+
+#define NS_SESSION_GRAPH_ROWS_MAX	4096
+#define NS_SESSION_INFO_SCROLL_MAX	65536
+
+struct ns_session {
+	unsigned have;			/* enum ns_session_part */
+	struct ns_trace_id trace;
+	uint64_t nr_events;		/* 0: not known */
+
+	/* the model's view */
+	uint64_t start_ns, end_ns;	/* the graph's window */
+	uint64_t selected, selected_ns;	/* row and its timestamp */
+	uint64_t list_top;
+	int graph_follows;
+	int active_marker;		/* enum ns_marker_id */
+	struct ns_marker marker[NS_NR_MARKERS];
+
+	/* the front end's own; the session layer only stores them */
+	int focus_graph;		/* the focus is on the graph */
+	int graph_rows;			/* CPU rows the graph gets; 0: automatic */
+	int info_scroll;		/* columns of Info scrolled off */
+	int cursor_cpu, cursor_col;
+
+	/* filters, task rows, hidden CPUs, the last search; owned, never NULL */
+	struct ns_filter_set *filters;
+};
+
+/* 0 or -ENOMEM. An empty session (have == 0) with an empty filter set. */
+int ns_session_init(struct ns_session *s);
+void ns_session_free(struct ns_session *s);
+
+/**
+ * ns_session_capture - the model's part of a session, from a view
+ * @filters: copied into the session (NULL: none)
+ *
+ * Sets the trace identity from @id (copied), the window, selection, list
+ * top, follow and markers; the front end adds its own fields after.
+ * Returns 0 or -ENOMEM.
+ */
+int ns_session_capture(struct ns_session *s, const struct ns_trace_id *id,
+		       const struct ns_view *view, const struct ns_filter_set *filters);
+
+/* Add the @parts (NS_SESS_FILTERS, _TASK_ROWS, _HIDDEN_CPUS, _SEARCH) of @from to @to. */
+int ns_session_copy_filters(struct ns_filter_set *to, const struct ns_filter_set *from,
+			    unsigned parts);
+/* Empty the @parts of @fs: no entries, task rows, hidden CPUs or search. */
+void ns_session_reset_filters(struct ns_filter_set *fs, unsigned parts);
+
+/**
+ * ns_session_restore_filters - a session's filters onto the filter set in use
+ * @live: each part the session holds replaces that part of @live
+ *
+ * What the trace cannot use (ns_filters_keep_applicable(), task rows of
+ * tasks it does not have, hidden CPUs it does not have) is left out with a
+ * message in @diag naming @what. Returns the parts restored.
+ */
+unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter_set *live,
+				    struct ns_trace *trace, const char *what,
+				    struct ns_diag *diag);
+
+/*
+ * How a session's [trace] compares with the trace opened: a mask of
+ * NS_TRACE_MOVED (another path) and NS_TRACE_CHANGED (size or modification
+ * time differ); 0 is the same file.
+ */
+enum {
+	NS_TRACE_MOVED = 1 << 0,
+	NS_TRACE_CHANGED = 1 << 1,
+};
+int ns_session_compare_trace(const struct ns_session *s, const struct ns_trace_id *id);
+
+/**
+ * ns_session_apply - put a session's view back on a view
+ * @what: where the messages name the session ("FILE", for "FILE: marker A ...")
+ * @applied: set to the parts actually applied (may be NULL)
+ *
+ * Applies the parts of s->have that still hold for the view's trace: a
+ * marker or the selection only when its row still has the timestamp it was
+ * saved with, the window only inside the trace. What does not hold is
+ * skipped with a message in @diag. The filters are the caller's to copy.
+ */
+void ns_session_apply(const struct ns_session *s, struct ns_view *view, const char *what,
+		      struct ns_diag *diag, unsigned *applied);
+
+/**
+ * ns_session_read - read a session file
+ * @s: an initialised session; what the file holds is added to it
+ *
+ * Returns 0 when the file was read (problems in it are in @diag), or a
+ * negative errno when it could not be read at all (also in @diag).
+ */
+int ns_session_read(struct ns_session *s, const char *path, struct ns_diag *diag);
+/* The same from memory; @name stands for the file in messages. */
+int ns_session_parse(struct ns_session *s, const char *name, const char *data, size_t len,
+		     struct ns_diag *diag);
+
+/* The INI text of a session (every part in s->have). 0 or a negative errno. */
+int ns_session_write(const struct ns_session *s, FILE *out);
+/* ns_session_write() into @path, atomically; @ops as ns_file_write_atomic(). */
+int ns_session_save(const struct ns_session *s, const char *path,
+		    const struct ns_file_ops *ops, char *err, size_t err_len);
+
+/* ---- filter files ----------------------------------------------------------- */
+
+/*
+ * A filter file holds the [filters] section of a session alone. Reading one
+ * adds its entries to @fs; writing one saves @fs's entries (not its task
+ * rows, hidden CPUs or search, which belong to one trace).
+ */
+int ns_filters_read(struct ns_filter_set *fs, const char *path, struct ns_diag *diag);
+int ns_filters_parse(struct ns_filter_set *fs, const char *name, const char *data, size_t len,
+		     struct ns_diag *diag);
+int ns_filters_write(const struct ns_filter_set *fs, FILE *out);
+int ns_filters_save(const struct ns_filter_set *fs, const char *path,
+		    const struct ns_file_ops *ops, char *err, size_t err_len);
+
+/**
+ * ns_filters_keep_applicable - drop the entries that mean nothing in a trace
+ * @fs: the set; entries naming a task with no event in @trace, or an event
+ *      or a system the trace does not have, or a CPU it does not have, are
+ *      removed, each with a message in @diag naming @what
+ * Returns how many were removed.
+ */
+int ns_filters_keep_applicable(struct ns_filter_set *fs, struct ns_trace *trace,
+			       const char *what, struct ns_diag *diag);
+
+/* ---- configuration ------------------------------------------------------------ */
+
+enum ns_config_time_format {
+	NS_TIME_USEC,		/* seconds.microseconds, as trace-cmd report */
+	NS_TIME_NSEC,		/* seconds.nanoseconds, as trace-cmd report -t */
+};
+
+enum ns_config_glyphs {
+	NS_GLYPHS_AUTO,		/* Unicode in a UTF-8 locale, else ASCII */
+	NS_GLYPHS_UNICODE,
+	NS_GLYPHS_ASCII,
+};
+
+/* Attribute bits of a colour, independent of curses. */
+enum ns_config_attr {
+	NS_ATTR_BOLD		= 1 << 0,
+	NS_ATTR_DIM		= 1 << 1,
+	NS_ATTR_UNDERLINE	= 1 << 2,
+	NS_ATTR_REVERSE		= 1 << 3,
+	NS_ATTR_BLINK		= 1 << 4,
+	NS_ATTR_ITALIC		= 1 << 5,
+};
+
+#define NS_COLOUR_DEFAULT	(-1)	/* the terminal's own foreground or background */
+
+struct ns_config_colour {
+	int set;
+	int line;		/* where in the file, for later messages */
+	short fg, bg;		/* 0..255, or NS_COLOUR_DEFAULT */
+	unsigned attrs;		/* enum ns_config_attr */
+};
+
+/* Scopes of key bindings, as the front end's action table has them. */
+enum ns_config_scope {
+	NS_CONFIG_KEYS_ANY,	/* [keys] */
+	NS_CONFIG_KEYS_LIST,	/* [keys.list] */
+	NS_CONFIG_KEYS_GRAPH,	/* [keys.graph] */
+	NS_CONFIG_NR_SCOPES,
+};
+
+/*
+ * What the front end knows that a config file names: its actions and colour
+ * roles, and how to check a key binding. main.c fills it from the front end.
+ */
+struct ns_config_schema {
+	const char *const *actions;	/* action names, by action number */
+	int nr_actions;
+	const char *const *roles;	/* colour role names, by role number */
+	int nr_roles;
+	/* 0, or -EINVAL with a reason: "keys" is one action's keys, spaced */
+	int (*check_keys)(const char *keys, char *err, size_t err_len);
+};
+
+#define NS_CONFIG_KEYS_MAX	120	/* bytes of one action's keys */
+
+struct ns_config {
+	char *path;			/* the file read, or NULL */
+	int time_format;		/* enum ns_config_time_format */
+	int glyphs;			/* enum ns_config_glyphs */
+	int graph_rows;			/* default CPU rows of the graph; 0: automatic */
+	int colour;			/* 1: colours when the terminal has them; 0: never */
+	int session_restore;		/* restore a trace's session when it is opened */
+	int session_save;		/* save it on exit */
+	/* keys[action][scope]: NULL, or the keys that replace the defaults there */
+	char *(*keys)[NS_CONFIG_NR_SCOPES];
+	int (*keys_line)[NS_CONFIG_NR_SCOPES];
+	int nr_actions;
+	struct ns_config_colour *colours;	/* by role */
+	int nr_roles;
+};
+
+/* The defaults. 0 or -ENOMEM. */
+int ns_config_init(struct ns_config *c, const struct ns_config_schema *schema);
+void ns_config_free(struct ns_config *c);
+
+/**
+ * ns_config_read - read config.ini
+ * @c: initialised with ns_config_init() on the same schema
+ * @missing_ok: a file that does not exist is no message (the default file)
+ *
+ * Returns 0 when read or absent, or a negative errno when it exists but
+ * cannot be read; every problem is in @diag.
+ */
+int ns_config_read(struct ns_config *c, const struct ns_config_schema *schema,
+		   const char *path, int missing_ok, struct ns_diag *diag);
+int ns_config_parse(struct ns_config *c, const struct ns_config_schema *schema,
+		    const char *name, const char *data, size_t len, struct ns_diag *diag);
+
+/* Names of the settings' values, for messages and the commented example. */
+const char *ns_config_colour_name(int colour);	/* "red", "default"; NULL for 8..255 */
+const char *ns_config_time_format_name(int fmt);
+const char *ns_config_glyphs_name(int glyphs);
+
+/* ---- the files of one run (files.c), as main.c wires them ---------------------- */
+
+struct ns_files {
+	struct ns_config config;
+	struct ns_session session;	/* to restore, when have_session */
+	int have_session;
+	char *session_name;		/* the file it was read from */
+	struct ns_trace_id trace_id;
+	char *auto_path;		/* the trace's own session, saved on exit; NULL: not */
+	struct ns_filter_set *fresh;	/* the filters of a start without the session */
+	struct ns_diag problems;	/* every problem found, for the status line */
+	int saved, save_failed;		/* what ns_files_at_exit() did */
+	char save_error[512];
+	char state_error[512];		/* why sessions are not kept, if they are not */
+};
+
+int ns_files_init(struct ns_files *f, const struct ns_config_schema *schema);
+void ns_files_free(struct ns_files *f);
+/* config.ini at @path, or (NULL) the default one, which may be absent. */
+void ns_files_read_config(struct ns_files *f, const struct ns_config_schema *schema,
+			  const char *path);
+/* A session named on the command line: 0, or a negative errno (in problems). */
+int ns_files_read_session(struct ns_files *f, const char *path);
+/**
+ * ns_files_trace - the trace opened: its identity and its own session file
+ * @restore: read the trace's session unless one was named (-s)
+ * @save: keep it on exit (the state directory is created now)
+ * A state directory that cannot be used is a message, not an error.
+ * Returns 0, or a negative errno when the trace cannot be stat'ed.
+ */
+int ns_files_trace(struct ns_files *f, const char *trace_path, int restore, int save);
+/* --filters FILE: its entries (those @trace can use) replace @fs's. */
+int ns_files_read_filters(struct ns_files *f, struct ns_trace *trace, struct ns_filter_set *fs,
+			  const char *path);
+/*
+ * Remember @fs as the filters of a fresh start, then put the session's
+ * filters on it unless the command line gave filters (@cmdline_filters).
+ */
+int ns_files_restore_filters(struct ns_files *f, struct ns_trace *trace,
+			     struct ns_filter_set *fs, int cmdline_filters);
+/* struct ns_tui_setup's at_exit: save the session to auto_path (arg: the ns_files). */
+void ns_files_at_exit(void *arg, const struct ns_session *s);
+
+#endif

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Search and jumps in the list.
+ *
+ * A search tests rows in list order from the selection, one chunk of rows
+ * at a time (ns_trace_rows), and wraps at the end as vim does. Columns the
+ * index holds (pid, CPU, event name) are tested without reading the event;
+ * the task's comm comes from the task table; info and "any" need the
+ * event's text, which costs a
+ * read and a libtraceevent print per row: a few seconds over 5 million
+ * events, hence the steps, the progress and the cancel. "any" tests the
+ * line exactly as `trace-cmd report` prints it (so a search finds what a
+ * grep of report's output finds), except in the exact mode, where one of
+ * the columns must equal the text.
+ *
+ * Jumps scan the CPUs' index arrays directly, from the selected event's
+ * place in each CPU, and take the nearest candidate in report order.
+ */
+#include <errno.h>
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nurseshark/model_search.h"
+
+#define NS_SEARCH_CHUNK	1024
+
+static const char search_ops[NS_NR_SEARCH_MODES] = {
+	[NS_SEARCH_CONTAINS] = ':',
+	[NS_SEARCH_EXACT] = '=',
+	[NS_SEARCH_NOT_CONTAINS] = '!',
+	[NS_SEARCH_REGEX] = '~',
+};
+
+static int op_mode(char c)
+{
+	int m;
+
+	for (m = 0; m < NS_NR_SEARCH_MODES; m++)
+		if (search_ops[m] == c)
+			return m;
+	return -1;
+}
+
+int ns_search_parse(const char *input, struct ns_search_spec *spec, char *err, size_t err_len)
+{
+	const char *text = input;
+	int column = NS_SEARCH_ANY, mode = NS_SEARCH_CONTAINS;
+	size_t k = strspn(input, "abcdefghijklmnopqrstuvwxyz");
+
+	if (k && op_mode(input[k]) >= 0) {
+		char word[16];
+
+		snprintf(word, sizeof(word), "%.*s", (int)k, input);
+		if (k < sizeof(word) && ns_search_column_from_name(word) >= 0) {
+			column = ns_search_column_from_name(word);
+			mode = op_mode(input[k]);
+			text = input + k + 1;
+		}
+	} else if (!k && op_mode(input[0]) >= 0) {
+		mode = op_mode(input[0]);
+		text = input + 1;
+	}
+	if (!*text) {
+		snprintf(err, err_len, "nothing to search for");
+		return -EINVAL;
+	}
+	if (strlen(text) >= sizeof(spec->text)) {
+		snprintf(err, err_len, "the text is longer than %d bytes", NS_SEARCH_MAX_TEXT - 1);
+		return -EINVAL;
+	}
+	spec->column = column;
+	spec->mode = mode;
+	snprintf(spec->text, sizeof(spec->text), "%s", text);
+	return 0;
+}
+
+void ns_search_format(const struct ns_search_spec *spec, char *buf, size_t len)
+{
+	if (spec->column == NS_SEARCH_ANY && spec->mode == NS_SEARCH_CONTAINS &&
+	    strspn(spec->text, "abcdefghijklmnopqrstuvwxyz") == 0 && op_mode(spec->text[0]) < 0)
+		snprintf(buf, len, "%s", spec->text);
+	else
+		snprintf(buf, len, "%s%c%s", ns_search_column_name(spec->column),
+			 search_ops[spec->mode], spec->text);
+}
+
+struct ns_search {
+	struct ns_search_spec spec;
+	bool have_re;
+	regex_t re;
+};
+
+struct ns_search *ns_search_compile(const struct ns_search_spec *spec, char *err, size_t err_len)
+{
+	struct ns_search *s;
+	int ret;
+
+	if (spec->column < 0 || spec->column >= NS_NR_SEARCH_COLUMNS || spec->mode < 0 ||
+	    spec->mode >= NS_NR_SEARCH_MODES || !spec->text[0]) {
+		snprintf(err, err_len, "nothing to search for");
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	s->spec = *spec;
+	if (spec->mode == NS_SEARCH_REGEX) {
+		ret = regcomp(&s->re, spec->text,
+			      REG_EXTENDED | REG_NEWLINE | (spec->ignore_case ? REG_ICASE : 0));
+		if (ret) {
+			char msg[128];
+
+			regerror(ret, &s->re, msg, sizeof(msg));
+			snprintf(err, err_len, "%s: %s", spec->text, msg);
+			free(s);
+			return NULL;
+		}
+		s->have_re = true;
+	}
+	return s;
+}
+
+void ns_search_free(struct ns_search *s)
+{
+	if (!s)
+		return;
+	if (s->have_re)
+		regfree(&s->re);
+	free(s);
+}
+
+const struct ns_search_spec *ns_search_spec(const struct ns_search *s)
+{
+	return &s->spec;
+}
+
+int ns_search_needs_text(const struct ns_search *s)
+{
+	return s->spec.column == NS_SEARCH_INFO || s->spec.column == NS_SEARCH_ANY;
+}
+
+static const char *find(const struct ns_search *s, const char *text)
+{
+	return s->spec.ignore_case ? strcasestr(text, s->spec.text) : strstr(text, s->spec.text);
+}
+
+static bool equal(const struct ns_search *s, const char *text)
+{
+	return s->spec.ignore_case ? !strcasecmp(text, s->spec.text) : !strcmp(text, s->spec.text);
+}
+
+/* One text against the search's mode. */
+static bool match_text(const struct ns_search *s, const char *text)
+{
+	switch (s->spec.mode) {
+	case NS_SEARCH_CONTAINS:
+		return find(s, text) != NULL;
+	case NS_SEARCH_EXACT:
+		return equal(s, text);
+	case NS_SEARCH_NOT_CONTAINS:
+		return find(s, text) == NULL;
+	case NS_SEARCH_REGEX:
+		return regexec(&s->re, text, 0, NULL, 0) == 0;
+	}
+	return false;
+}
+
+int ns_search_match(const struct ns_search *s, const struct ns_event_text *txt, const char *line,
+		    int pid, int cpu, const char *event, const char *comm)
+{
+	char num[16];
+
+	switch (s->spec.column) {
+	case NS_SEARCH_PID:
+		snprintf(num, sizeof(num), "%d", txt ? txt->pid : pid);
+		return match_text(s, num);
+	case NS_SEARCH_CPU:
+		snprintf(num, sizeof(num), "%d", txt ? txt->cpu : cpu);
+		return match_text(s, num);
+	case NS_SEARCH_EVENT:
+		return match_text(s, txt ? txt->event : event);
+	case NS_SEARCH_TASK:
+		return match_text(s, txt ? txt->comm : comm ? comm : "");
+	case NS_SEARCH_INFO:
+		return txt && match_text(s, txt->info ? txt->info : "");
+	case NS_SEARCH_ANY:
+		if (s->spec.mode != NS_SEARCH_EXACT)
+			return line && match_text(s, line);
+		if (!txt)
+			return 0;
+		snprintf(num, sizeof(num), "%d", txt->pid);
+		if (equal(s, num) || equal(s, txt->comm) || equal(s, txt->event) ||
+		    equal(s, txt->info ? txt->info : ""))
+			return 1;
+		snprintf(num, sizeof(num), "%d", txt->cpu);
+		return equal(s, num);
+	}
+	return 0;
+}
+
+int ns_search_span(const struct ns_search *s, int column, const char *text, size_t *start,
+		   size_t *len)
+{
+	const char *p;
+	regmatch_t m;
+
+	if (s->spec.column != NS_SEARCH_ANY && s->spec.column != column)
+		return 0;
+	switch (s->spec.mode) {
+	case NS_SEARCH_CONTAINS:
+		p = find(s, text);
+		if (!p)
+			return 0;
+		*start = (size_t)(p - text);
+		*len = strlen(s->spec.text);
+		return 1;
+	case NS_SEARCH_EXACT:
+		if (!equal(s, text))
+			return 0;
+		*start = 0;
+		*len = strlen(text);
+		return 1;
+	case NS_SEARCH_REGEX:
+		if (regexec(&s->re, text, 1, &m, 0) || m.rm_so < 0 || m.rm_eo <= m.rm_so)
+			return 0;
+		*start = (size_t)m.rm_so;
+		*len = (size_t)(m.rm_eo - m.rm_so);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- a search under way ------------------------------------------------------ */
+
+struct ns_search_job {
+	struct ns_trace *trace;
+	const struct ns_visible *vis;
+	const struct ns_search *s;
+	int backward;
+	uint64_t n;		/* list positions */
+	uint64_t start;		/* the position of from_row */
+	uint64_t done;		/* positions tested */
+	uint64_t found_row;
+	size_t chunk;		/* rows merged at once: few first, n often finds one near */
+	bool found, wrapped;
+	struct ns_event_text txt;
+	char *line;
+	size_t line_size;
+	struct ns_pos pos[NS_SEARCH_CHUNK];
+};
+
+struct ns_search_job *ns_search_begin(struct ns_trace *trace, const struct ns_visible *vis,
+				      const struct ns_search *s, uint64_t from_row, int backward)
+{
+	struct ns_search_job *job = calloc(1, sizeof(*job));
+
+	if (!job)
+		return NULL;
+	job->trace = trace;
+	job->vis = vis;
+	job->s = s;
+	job->backward = backward;
+	job->n = ns_visible_list_count(vis, ns_trace_nr_events(trace));
+	job->start = ns_visible_rank(vis, from_row);
+	if (job->start >= job->n)
+		job->start = job->n ? job->n - 1 : 0;
+	return job;
+}
+
+void ns_search_job_free(struct ns_search_job *job)
+{
+	if (!job)
+		return;
+	ns_event_text_free(&job->txt);
+	free(job->line);
+	free(job);
+}
+
+/* Does the event at (cpu, idx), row @row, match? 1, 0, or a negative errno. */
+static int test_event(struct ns_search_job *job, int cpu, uint64_t idx, uint64_t row)
+{
+	const struct ns_search *s = job->s;
+	const struct ns_event *ev;
+	uint64_t count;
+	int ret;
+
+	ev = &ns_trace_cpu_events(job->trace, cpu, &count)[idx];
+	if (!ns_search_needs_text(s))
+		return ns_search_match(s, NULL, NULL, ev->pid, cpu,
+				       ns_trace_event_name(job->trace, ev->type),
+				       s->spec.column == NS_SEARCH_TASK ?
+				       ns_trace_row_comm(job->trace, cpu, idx, row) : NULL);
+	if (s->spec.column == NS_SEARCH_ANY && s->spec.mode != NS_SEARCH_EXACT)
+		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, &job->line,
+					   &job->line_size);
+	else
+		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, NULL, NULL);
+	if (ret)
+		return ret;
+	return ns_search_match(s, &job->txt, job->line, ev->pid, cpu, job->txt.event, NULL);
+}
+
+/*
+ * The k-th position tested (k >= 1): start + k forward, start - k backward,
+ * modulo the list; k == n comes back to the start itself.
+ */
+static uint64_t nth_pos(const struct ns_search_job *job, uint64_t k)
+{
+	if (job->backward)
+		return (job->start + job->n - k % job->n) % job->n;
+	return (job->start + k) % job->n;
+}
+
+int ns_search_step(struct ns_search_job *job, uint64_t budget)
+{
+	if (job->found)
+		return 1;
+	if (!job->n)
+		return -ENOENT;
+	while (budget && job->done < job->n) {
+		uint64_t k = job->done + 1, pos = nth_pos(job, k), row, first, m;
+		size_t want, got, i;
+
+		job->chunk = job->chunk ? job->chunk * 2 : 16;
+		if (job->chunk > NS_SEARCH_CHUNK)
+			job->chunk = NS_SEARCH_CHUNK;
+		want = job->chunk;
+
+		/* a run of consecutive rows in the direction of the search, no wrap */
+		if (!job->backward) {
+			m = job->n - pos;
+		} else {
+			m = pos + 1;
+		}
+		if (m > job->n - job->done)
+			m = job->n - job->done;
+		if (want > m)
+			want = (size_t)m;
+		if (want > budget)
+			want = (size_t)budget;
+		if (!ns_visible_list_filtered(job->vis)) {
+			first = job->backward ? pos + 1 - want : pos;
+			got = ns_trace_rows(job->trace, first, want, job->pos);
+			if (got != want)
+				return -EIO;
+			for (i = 0; i < got; i++) {
+				size_t j = job->backward ? got - 1 - i : i;
+				int ret = test_event(job, job->pos[j].cpu, job->pos[j].idx,
+						     first + j);
+
+				if (ret < 0)
+					return ret;
+				job->done++;
+				if (ret) {
+					job->found_row = first + j;
+					goto found;
+				}
+			}
+		} else {
+			/* one shown row at a time: they are rarely neighbours */
+			for (i = 0; i < want; i++) {
+				struct ns_pos p;
+				int ret;
+
+				pos = nth_pos(job, job->done + 1);
+				row = ns_visible_select(job->vis, pos,
+							ns_trace_nr_events(job->trace));
+				if (ns_trace_rows(job->trace, row, 1, &p) != 1)
+					return -EIO;
+				ret = test_event(job, p.cpu, p.idx, row);
+				if (ret < 0)
+					return ret;
+				job->done++;
+				if (ret) {
+					job->found_row = row;
+					goto found;
+				}
+			}
+		}
+		budget -= want;
+	}
+	return job->done >= job->n ? -ENOENT : 0;
+found:
+	job->found = true;
+	job->wrapped = job->backward ? job->done > job->start : job->start + job->done >= job->n;
+	return 1;
+}
+
+uint64_t ns_search_found(const struct ns_search_job *job, int *wrapped)
+{
+	if (wrapped)
+		*wrapped = job->wrapped;
+	return job->found_row;
+}
+
+void ns_search_progress(const struct ns_search_job *job, uint64_t *done, uint64_t *total)
+{
+	*done = job->done;
+	*total = job->n;
+}
+
+int ns_search_run(struct ns_trace *trace, const struct ns_visible *vis, const struct ns_search *s,
+		  uint64_t from_row, int backward, uint64_t *row, int *wrapped)
+{
+	struct ns_search_job *job = ns_search_begin(trace, vis, s, from_row, backward);
+	int ret;
+
+	if (!job)
+		return -ENOMEM;
+	while ((ret = ns_search_step(job, UINT64_MAX)) == 0)
+		;
+	if (ret == 1) {
+		*row = ns_search_found(job, wrapped);
+		ret = 0;
+	}
+	ns_search_job_free(job);
+	return ret;
+}
+
+/* ---- jumps ---------------------------------------------------------------------- */
+
+static bool same(const struct ns_event *a, int a_cpu, const struct ns_event *b, int b_cpu, int kind)
+{
+	switch (kind) {
+	case NS_JUMP_TASK:
+		return a->pid == b->pid;
+	case NS_JUMP_CPU:
+		return a_cpu == b_cpu;
+	case NS_JUMP_EVENT:
+		return a->type == b->type;
+	}
+	return false;
+}
+
+int ns_view_jump(struct ns_view *view, int kind, int dir)
+{
+	const struct ns_trace *trace = view->trace;
+	const struct ns_event *sel, *best = NULL;
+	int nr_cpus = ns_trace_nr_cpus(trace), cpu, best_cpu = -1;
+	uint64_t best_idx = 0;
+	struct ns_pos sp;
+
+	if (!ns_view_nr_rows(view))
+		return -ENOENT;
+	sel = ns_trace_row_event(trace, view->selected, &sp);
+	if (!sel)
+		return -ENOENT;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct ns_event *ev;
+		uint64_t n, i;
+
+		if (kind == NS_JUMP_CPU && cpu != sp.cpu)
+			continue;
+		ev = ns_trace_cpu_events(trace, cpu, &n);
+		/* the first candidate of this CPU after (before) the selection in report order */
+		if (cpu == sp.cpu) {
+			i = dir > 0 ? sp.idx + 1 : sp.idx;
+		} else {
+			i = ns_trace_cpu_lower_bound(trace, cpu, sel->ts_ns);
+			/* ties go to the lower CPU */
+			while (i < n && ev[i].ts_ns == sel->ts_ns && cpu < sp.cpu)
+				i++;
+		}
+		if (dir > 0) {
+			for (; i < n; i++) {
+				if (best && (ev[i].ts_ns > best->ts_ns ||
+					     (ev[i].ts_ns == best->ts_ns && cpu > best_cpu)))
+					break;
+				if (same(&ev[i], cpu, sel, sp.cpu, kind) &&
+				    ns_visible_list_event(view->visible, cpu, i)) {
+					best = &ev[i];
+					best_cpu = cpu;
+					best_idx = i;
+					break;
+				}
+			}
+		} else {
+			while (i-- > 0) {
+				if (best && (ev[i].ts_ns < best->ts_ns ||
+					     (ev[i].ts_ns == best->ts_ns && cpu < best_cpu)))
+					break;
+				if (same(&ev[i], cpu, sel, sp.cpu, kind) &&
+				    ns_visible_list_event(view->visible, cpu, i)) {
+					best = &ev[i];
+					best_cpu = cpu;
+					best_idx = i;
+					break;
+				}
+			}
+		}
+	}
+	if (!best)
+		return -ENOENT;
+	ns_view_select(view, ns_trace_row_of(trace, best_cpu, best_idx));
+	return 0;
+}
+
+int ns_view_goto_ns(struct ns_view *view, uint64_t ts_ns)
+{
+	uint64_t n = ns_trace_nr_events(view->trace), row;
+
+	if (!ns_view_nr_rows(view))
+		return -ENOENT;
+	row = ns_trace_row_at_ns(view->trace, ts_ns);
+	ns_view_select(view, row < n ? row : n - 1);
+	return 0;
+}
+
+int ns_parse_ts(const char *s, uint64_t *ts_ns)
+{
+	uint64_t sec = 0, frac = 0;
+	int digits = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ull)
+			return -EINVAL;
+		sec = sec * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++) {
+			if (digits < 9) {
+				frac = frac * 10 + (uint64_t)(*s - '0');
+				digits++;
+			}
+		}
+	}
+	if (*s)
+		return -EINVAL;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ts_ns = sec * 1000000000ull + frac;
+	return 0;
+}

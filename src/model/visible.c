@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The visibility pass: a filter set (filter_set.c) applied to a trace, once
+ * per change of the set, into bitmaps that make filtered scrolling as fast
+ * as unfiltered scrolling.
+ *
+ * Layout. The list's bitmap has a bit per row of the trace (the merged
+ * order); the graph's has a bit per event of each CPU (the CPU's index
+ * order). Every bitmap carries a rank index: the number of set bits before
+ * each block of 512 bits. "How many shown rows come before row r" is then
+ * one lookup plus at most 8 popcounts, and "which row is the k-th shown" a
+ * binary search over the blocks plus a scan of one block. For 5 million
+ * events a bitmap costs 0.6 MiB and its index 80 KiB. Example, 16 rows
+ * with blocks of 8 (512 in the code):
+ *   bits   0110 0001 | 1000 0011      rank index [0, 3]
+ *   rank(12) = 3 + popcount(1000) = 4;  select(4) = row 13 (block 1, 2nd bit)
+ *
+ * The pass. Task, event and CPU filters are decided from the index alone
+ * (pid, type, cpu of struct ns_event), through per-type and per-CPU tables
+ * built when the pass begins. Advanced expressions (report -F) need the
+ * record only for the event types they test with a condition; those
+ * records are read once for both panes. The rows are visited in the merged
+ * order, in steps of a given budget, so that a caller can draw progress
+ * between steps and cancel by freeing the pass.
+ *
+ * Advanced expressions combine exactly as in trace-cmd 3.1.6's filter
+ * (libtracecmd trace-filter.c): an event is shown if no show expression
+ * exists or one matches, and no hide (-v) expression matches; an ftrace
+ * kernel_stack or user_stack event that no show expression matches is still
+ * shown when the last event on its CPU that passed the show expressions was
+ * shown, so that a stack trace follows the event it belongs to. (Stacks
+ * after a shown stack are shown too: 3.1.6 counts a stack as a shown event,
+ * which trace-cmd 3.2 changed; report 3.1.6 is our oracle.)
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nurseshark/filter.h"
+#include "nurseshark/trace.h"
+
+#define NS_PANES		2	/* 0: the graph, 1: the list */
+#define PANE_GRAPH		0
+#define PANE_LIST		1
+#define NS_VISIBLE_CHUNK	4096	/* rows merged at a time */
+#define NS_NR_TYPES		65536	/* event ids are 16 bits in the index */
+#define WORDS_PER_BLOCK		8
+
+/* ---- bitmaps with a rank index ------------------------------------------ */
+
+struct bits {
+	uint64_t *w;
+	uint64_t *block;	/* set bits before word WORDS_PER_BLOCK * b */
+	uint64_t n;		/* bits */
+	uint64_t ones;
+};
+
+static int bits_alloc(struct bits *b, uint64_t n)
+{
+	b->n = n;
+	b->w = calloc((n + 63) / 64 + 1, sizeof(*b->w));
+	return b->w ? 0 : -ENOMEM;
+}
+
+static void bits_free(struct bits *b)
+{
+	free(b->w);
+	free(b->block);
+	memset(b, 0, sizeof(*b));
+}
+
+static inline void bits_set(struct bits *b, uint64_t i)
+{
+	b->w[i >> 6] |= 1ull << (i & 63);
+}
+
+static inline int bits_get(const struct bits *b, uint64_t i)
+{
+	return i < b->n && (b->w[i >> 6] >> (i & 63)) & 1;
+}
+
+static int bits_index(struct bits *b)
+{
+	uint64_t nw = (b->n + 63) / 64, nb = nw / WORDS_PER_BLOCK + 1, i, sum = 0;
+
+	b->block = malloc((nb + 1) * sizeof(*b->block));
+	if (!b->block)
+		return -ENOMEM;
+	for (i = 0; i < nw; i++) {
+		if (i % WORDS_PER_BLOCK == 0)
+			b->block[i / WORDS_PER_BLOCK] = sum;
+		sum += (uint64_t)__builtin_popcountll(b->w[i]);
+	}
+	for (i = (nw + WORDS_PER_BLOCK - 1) / WORDS_PER_BLOCK; i <= nb; i++)
+		b->block[i] = sum;
+	b->ones = sum;
+	return 0;
+}
+
+/* Set bits in [0, i). */
+static uint64_t bits_rank(const struct bits *b, uint64_t i)
+{
+	uint64_t w, r;
+
+	if (i >= b->n)
+		return b->ones;
+	w = i / 64;
+	r = b->block[w / WORDS_PER_BLOCK];
+	for (uint64_t k = w / WORDS_PER_BLOCK * WORDS_PER_BLOCK; k < w; k++)
+		r += (uint64_t)__builtin_popcountll(b->w[k]);
+	if (i % 64)
+		r += (uint64_t)__builtin_popcountll(b->w[w] & ((1ull << (i % 64)) - 1));
+	return r;
+}
+
+/* The position of the set bit of rank @k (0-based); b->n if k >= ones. */
+static uint64_t bits_select(const struct bits *b, uint64_t k)
+{
+	uint64_t nw = (b->n + 63) / 64, lo = 0, hi = nw / WORDS_PER_BLOCK + 1, w;
+
+	if (k >= b->ones)
+		return b->n;
+	/* the last block with fewer than k + 1 set bits before it */
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (b->block[mid] <= k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	k -= b->block[lo];
+	for (w = lo * WORDS_PER_BLOCK; w < nw; w++) {
+		uint64_t x = b->w[w], c = (uint64_t)__builtin_popcountll(x);
+
+		if (k < c) {
+			while (k--)
+				x &= x - 1;	/* drop the lowest set bit */
+			return w * 64 + (uint64_t)__builtin_ctzll(x);
+		}
+		k -= c;
+	}
+	return b->n;
+}
+
+/* ---- the compiled set ------------------------------------------------------ */
+
+struct pane {
+	bool active;			/* some entry applies to this pane */
+	int *show_pids, nr_show_pids;	/* sorted */
+	int *hide_pids, nr_hide_pids;
+	uint8_t *type_ok;		/* NS_NR_TYPES entries; NULL: every type */
+	uint8_t *cpu_ok;		/* nr_cpus entries; NULL: every CPU */
+	uint64_t adv_show, adv_hide;	/* expressions of each mode, as bit masks */
+};
+
+struct ns_visible {
+	uint64_t nr_events;
+	int nr_cpus;
+	struct pane pane[NS_PANES];
+	bool list_filtered, graph_filtered;
+	struct bits list;		/* by row */
+	struct bits *list_cpu;		/* the same by CPU, by index (for jumps) */
+	struct bits *graph;		/* by CPU, by index */
+};
+
+enum { V_PASS, V_FAIL, V_MAYBE };
+
+/* What the advanced expressions say about one type, per pane. */
+struct type_verdict {
+	uint8_t known;
+	uint8_t show[NS_PANES], hide[NS_PANES];
+	uint64_t maybe;			/* expressions that need the record */
+};
+
+struct ns_filter_pass {
+	struct ns_trace *trace;
+	struct ns_visible *vis;
+	struct ns_trace_filter *tf;	/* NULL without advanced expressions */
+	struct type_verdict *verdict;	/* NS_NR_TYPES entries, with tf */
+	int stack_type[2];		/* ftrace kernel_stack, user_stack; -1 if absent */
+	uint8_t *last_shown[NS_PANES];	/* per CPU: report's last_printed */
+	uint64_t row;
+	bool complete;
+	struct ns_pos pos[NS_VISIBLE_CHUNK];
+};
+
+static void pane_free(struct pane *p)
+{
+	free(p->show_pids);
+	free(p->hide_pids);
+	free(p->type_ok);
+	free(p->cpu_ok);
+}
+
+void ns_visible_free(struct ns_visible *vis)
+{
+	int i;
+
+	if (!vis)
+		return;
+	for (i = 0; i < NS_PANES; i++)
+		pane_free(&vis->pane[i]);
+	bits_free(&vis->list);
+	for (i = 0; i < vis->nr_cpus; i++) {
+		if (vis->graph)
+			bits_free(&vis->graph[i]);
+		if (vis->list_cpu)
+			bits_free(&vis->list_cpu[i]);
+	}
+	free(vis->graph);
+	free(vis->list_cpu);
+	free(vis);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool has_pid(const int *pids, int n, int pid)
+{
+	return n && bsearch(&pid, pids, n, sizeof(int), cmp_int);
+}
+
+static int push_pid(int **pids, int *n, int pid)
+{
+	int *np = realloc(*pids, (*n + 1) * sizeof(int));
+
+	if (!np)
+		return -ENOMEM;
+	np[(*n)++] = pid;
+	*pids = np;
+	return 0;
+}
+
+/* Does event type @type belong to an event or system entry's name? */
+static bool type_named(const struct ns_trace *trace, int type, const struct ns_filter_entry *e)
+{
+	const char *name = ns_trace_event_name(trace, type), *sys;
+	const char *slash;
+
+	if (e->kind == NS_FILTER_SYSTEM)
+		return strcmp(ns_trace_event_system(trace, type), e->name) == 0;
+	slash = strchr(e->name, '/');
+	if (!slash)
+		return strcmp(name, e->name) == 0;
+	sys = ns_trace_event_system(trace, type);
+	return strlen(sys) == (size_t)(slash - e->name) &&
+	       strncmp(sys, e->name, slash - e->name) == 0 && strcmp(name, slash + 1) == 0;
+}
+
+static int build_type_table(struct ns_trace *trace, const struct ns_filter_set *fs, int pane,
+			    struct pane *p)
+{
+	int n = ns_filter_set_nr_entries(fs), nt = ns_trace_nr_event_types(trace), i, k;
+	bool any_show = false, any = false;
+	struct ns_filter_entry e;
+
+	for (i = 0; i < n; i++) {
+		ns_filter_set_entry(fs, i, &e);
+		if ((e.kind == NS_FILTER_EVENT || e.kind == NS_FILTER_SYSTEM) &&
+		    (e.where & (1 << pane))) {
+			any = true;
+			any_show |= e.mode == NS_FILTER_SHOW;
+		}
+	}
+	if (!any)
+		return 0;
+	/* types the formats do not define ("(NULL)") are in no show entry */
+	p->type_ok = malloc(NS_NR_TYPES);
+	if (!p->type_ok)
+		return -ENOMEM;
+	memset(p->type_ok, !any_show, NS_NR_TYPES);
+	for (k = 0; k < nt; k++) {
+		int type = ns_trace_event_type_at(trace, k);
+		bool shown = false, hidden = false;
+
+		if (type < 0 || type >= NS_NR_TYPES)
+			continue;
+		for (i = 0; i < n; i++) {
+			ns_filter_set_entry(fs, i, &e);
+			if ((e.kind != NS_FILTER_EVENT && e.kind != NS_FILTER_SYSTEM) ||
+			    !(e.where & (1 << pane)) || !type_named(trace, type, &e))
+				continue;
+			if (e.mode == NS_FILTER_SHOW)
+				shown = true;
+			else
+				hidden = true;
+		}
+		p->type_ok[type] = (!any_show || shown) && !hidden;
+	}
+	return 0;
+}
+
+static int build_cpu_table(struct ns_trace *trace, const struct ns_filter_set *fs, int pane,
+			   struct pane *p)
+{
+	int n = ns_filter_set_nr_entries(fs), nr_cpus = ns_trace_nr_cpus(trace), i, cpu;
+	bool any_show = false, any = false;
+	struct ns_filter_entry e;
+
+	for (i = 0; i < n; i++) {
+		ns_filter_set_entry(fs, i, &e);
+		if (e.kind == NS_FILTER_CPU && (e.where & (1 << pane))) {
+			any = true;
+			any_show |= e.mode == NS_FILTER_SHOW;
+		}
+	}
+	if (!any)
+		return 0;
+	p->cpu_ok = malloc(nr_cpus ? nr_cpus : 1);
+	if (!p->cpu_ok)
+		return -ENOMEM;
+	memset(p->cpu_ok, !any_show, nr_cpus ? nr_cpus : 1);
+	for (i = 0; i < n; i++) {
+		ns_filter_set_entry(fs, i, &e);
+		if (e.kind != NS_FILTER_CPU || !(e.where & (1 << pane)) || e.value >= nr_cpus)
+			continue;
+		if (e.mode == NS_FILTER_SHOW)
+			p->cpu_ok[e.value] = p->cpu_ok[e.value] != 2 ? 1 : 0;
+		else
+			p->cpu_ok[e.value] = 2;	/* hidden wins; cleared below */
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		p->cpu_ok[cpu] = p->cpu_ok[cpu] == 1;
+	return 0;
+}
+
+/* Compile @fs for one pane; advanced expressions get indexes in tf. */
+static int compile_pane(struct ns_filter_pass *pass, const struct ns_filter_set *fs, int pane,
+			const int *adv_index)
+{
+	struct pane *p = &pass->vis->pane[pane];
+	int n = ns_filter_set_nr_entries(fs), i, ret;
+	struct ns_filter_entry e;
+
+	for (i = 0; i < n; i++) {
+		ns_filter_set_entry(fs, i, &e);
+		if (!(e.where & (1 << pane)))
+			continue;
+		p->active = true;
+		if (e.kind == NS_FILTER_TASK) {
+			ret = e.mode == NS_FILTER_SHOW ?
+			      push_pid(&p->show_pids, &p->nr_show_pids, e.value) :
+			      push_pid(&p->hide_pids, &p->nr_hide_pids, e.value);
+			if (ret)
+				return ret;
+		} else if (e.kind == NS_FILTER_ADVANCED) {
+			if (e.mode == NS_FILTER_SHOW)
+				p->adv_show |= 1ull << adv_index[i];
+			else
+				p->adv_hide |= 1ull << adv_index[i];
+		}
+	}
+	if (p->nr_show_pids)
+		qsort(p->show_pids, p->nr_show_pids, sizeof(int), cmp_int);
+	if (p->nr_hide_pids)
+		qsort(p->hide_pids, p->nr_hide_pids, sizeof(int), cmp_int);
+	ret = build_type_table(pass->trace, fs, pane, p);
+	if (!ret)
+		ret = build_cpu_table(pass->trace, fs, pane, p);
+	return ret;
+}
+
+/* Compile the advanced expressions (each distinct text once). */
+static int compile_advanced(struct ns_filter_pass *pass, const struct ns_filter_set *fs,
+			    int *adv_index, char *err, size_t err_len)
+{
+	int n = ns_filter_set_nr_entries(fs), i, j;
+	struct ns_filter_entry e, o;
+	char msg[512];
+
+	for (i = 0; i < n; i++) {
+		adv_index[i] = -1;
+		ns_filter_set_entry(fs, i, &e);
+		if (e.kind != NS_FILTER_ADVANCED)
+			continue;
+		for (j = 0; j < i; j++) {
+			ns_filter_set_entry(fs, j, &o);
+			if (o.kind == NS_FILTER_ADVANCED && !strcmp(o.name, e.name))
+				adv_index[i] = adv_index[j];
+		}
+		if (adv_index[i] >= 0)
+			continue;
+		if (!pass->tf) {
+			pass->tf = ns_trace_filter_alloc(pass->trace);
+			if (!pass->tf)
+				return -ENOMEM;
+		}
+		adv_index[i] = ns_trace_filter_add(pass->tf, e.name, msg, sizeof(msg));
+		if (adv_index[i] < 0) {
+			snprintf(err, err_len, "%s: %s", e.name, msg);
+			return adv_index[i];
+		}
+	}
+	return 0;
+}
+
+/* The advanced expressions' verdict on @type, computed on first use. */
+static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int type)
+{
+	struct type_verdict *v = &pass->verdict[type];
+	int pane, i, nr = ns_trace_filter_nr(pass->tf);
+	uint8_t say[NS_TRACE_FILTER_MAX];
+
+	if (v->known)
+		return v;
+	for (i = 0; i < nr; i++)
+		say[i] = (uint8_t)ns_trace_filter_type(pass->tf, i, type);
+	for (pane = 0; pane < NS_PANES; pane++) {
+		const struct pane *p = &pass->vis->pane[pane];
+		bool always = false, maybe = false;
+
+		v->show[pane] = V_PASS;
+		if (p->adv_show) {
+			for (i = 0; i < nr; i++) {
+				if (!(p->adv_show & (1ull << i)))
+					continue;
+				always |= say[i] == NS_TRACE_FILTER_ALWAYS;
+				if (say[i] == NS_TRACE_FILTER_MAYBE) {
+					maybe = true;
+					v->maybe |= 1ull << i;
+				}
+			}
+			v->show[pane] = always ? V_PASS : maybe ? V_MAYBE : V_FAIL;
+		}
+		always = maybe = false;
+		for (i = 0; i < nr; i++) {
+			if (!(p->adv_hide & (1ull << i)))
+				continue;
+			always |= say[i] == NS_TRACE_FILTER_ALWAYS;
+			if (say[i] == NS_TRACE_FILTER_MAYBE) {
+				maybe = true;
+				v->maybe |= 1ull << i;
+			}
+		}
+		/* for a hide expression, FAIL means "hidden" */
+		v->hide[pane] = always ? V_FAIL : maybe ? V_MAYBE : V_PASS;
+	}
+	v->known = 1;
+	return v;
+}
+
+int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
+			 struct ns_filter_pass **out, char *err, size_t err_len)
+{
+	int n = ns_filter_set_nr_entries(fs), nr_cpus = ns_trace_nr_cpus(trace), i, ret;
+	uint64_t nr_events = ns_trace_nr_events(trace);
+	struct ns_filter_pass *pass;
+	struct ns_visible *vis;
+	int *adv_index;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	pass = calloc(1, sizeof(*pass));
+	adv_index = calloc(n, sizeof(*adv_index));
+	vis = calloc(1, sizeof(*vis));
+	ret = -ENOMEM;
+	snprintf(err, err_len, "out of memory");
+	if (!pass || !adv_index || !vis)
+		goto fail;
+	pass->trace = trace;
+	pass->vis = vis;
+	vis->nr_events = nr_events;
+	vis->nr_cpus = nr_cpus;
+	ret = compile_advanced(pass, fs, adv_index, err, err_len);
+	if (ret)
+		goto fail;
+	for (i = 0; i < NS_PANES; i++) {
+		ret = compile_pane(pass, fs, i, adv_index);
+		if (ret)
+			goto fail;
+	}
+	ret = -ENOMEM;
+	vis->list_filtered = vis->pane[PANE_LIST].active;
+	vis->graph_filtered = vis->pane[PANE_GRAPH].active;
+	if (vis->list_filtered) {
+		if (bits_alloc(&vis->list, nr_events))
+			goto fail;
+		vis->list_cpu = calloc(nr_cpus > 0 ? (size_t)nr_cpus : 1, sizeof(*vis->list_cpu));
+		if (!vis->list_cpu)
+			goto fail;
+		for (i = 0; i < nr_cpus; i++) {
+			uint64_t count;
+
+			ns_trace_cpu_events(trace, i, &count);
+			if (bits_alloc(&vis->list_cpu[i], count))
+				goto fail;
+		}
+	}
+	if (vis->graph_filtered) {
+		vis->graph = calloc(nr_cpus > 0 ? (size_t)nr_cpus : 1, sizeof(*vis->graph));
+		if (!vis->graph)
+			goto fail;
+		for (i = 0; i < nr_cpus; i++) {
+			uint64_t count;
+
+			ns_trace_cpu_events(trace, i, &count);
+			if (bits_alloc(&vis->graph[i], count))
+				goto fail;
+		}
+	}
+	if (pass->tf) {
+		pass->verdict = calloc(NS_NR_TYPES, sizeof(*pass->verdict));
+		for (i = 0; i < NS_PANES; i++)
+			pass->last_shown[i] = calloc(nr_cpus > 0 ? (size_t)nr_cpus : 1, 1);
+		if (!pass->verdict || !pass->last_shown[0] || !pass->last_shown[1])
+			goto fail;
+		pass->stack_type[0] = ns_trace_event_type(trace, "ftrace", "kernel_stack");
+		pass->stack_type[1] = ns_trace_event_type(trace, "ftrace", "user_stack");
+	}
+	free(adv_index);
+	err[0] = '\0';
+	*out = pass;
+	return 0;
+fail:
+	free(adv_index);
+	if (pass) {
+		pass->vis = vis;
+		ns_filter_pass_free(pass);
+	} else {
+		ns_visible_free(vis);
+	}
+	return ret;
+}
+
+void ns_filter_pass_free(struct ns_filter_pass *pass)
+{
+	int i;
+
+	if (!pass)
+		return;
+	ns_visible_free(pass->vis);
+	ns_trace_filter_free(pass->tf);
+	free(pass->verdict);
+	for (i = 0; i < NS_PANES; i++)
+		free(pass->last_shown[i]);
+	free(pass);
+}
+
+static bool cheap_ok(const struct pane *p, const struct ns_event *ev, int cpu)
+{
+	if (p->nr_show_pids && !has_pid(p->show_pids, p->nr_show_pids, ev->pid))
+		return false;
+	if (p->nr_hide_pids && has_pid(p->hide_pids, p->nr_hide_pids, ev->pid))
+		return false;
+	if (p->type_ok && !p->type_ok[ev->type])
+		return false;
+	if (p->cpu_ok && !p->cpu_ok[cpu])
+		return false;
+	return true;
+}
+
+/* The advanced expressions' part, for one pane whose cheap filters let it through. */
+static bool advanced_ok(struct ns_filter_pass *pass, int pane, const struct type_verdict *v,
+			const struct ns_event *ev, int cpu, uint64_t match)
+{
+	const struct pane *p = &pass->vis->pane[pane];
+	bool shown, hidden;
+
+	shown = v->show[pane] == V_PASS ||
+		(v->show[pane] == V_MAYBE && (match & p->adv_show));
+	/* a stack trace right after a shown event belongs to it */
+	if (!shown && (!pass->last_shown[pane][cpu] ||
+		       (ev->type != pass->stack_type[0] && ev->type != pass->stack_type[1])))
+		return false;
+	hidden = v->hide[pane] == V_FAIL || (v->hide[pane] == V_MAYBE && (match & p->adv_hide));
+	pass->last_shown[pane][cpu] = !hidden;
+	return !hidden;
+}
+
+int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
+{
+	struct ns_visible *vis = pass->vis;
+	uint64_t nr = vis->nr_events;
+
+	while (!pass->complete && budget) {
+		size_t want = NS_VISIBLE_CHUNK, got, i;
+		int pane;
+
+		if (want > budget)
+			want = budget;
+		if (want > nr - pass->row)
+			want = nr - pass->row;
+		got = want ? ns_trace_rows(pass->trace, pass->row, want, pass->pos) : 0;
+		if (want && got != want)
+			return -EIO;
+		for (i = 0; i < got; i++, pass->row++) {
+			int cpu = pass->pos[i].cpu;
+			uint64_t idx = pass->pos[i].idx, count, match = 0;
+			const struct ns_event *ev = &ns_trace_cpu_events(pass->trace, cpu,
+									 &count)[idx];
+			const struct type_verdict *v = NULL;
+			bool ok[NS_PANES];
+
+			for (pane = 0; pane < NS_PANES; pane++)
+				ok[pane] = vis->pane[pane].active &&
+					   cheap_ok(&vis->pane[pane], ev, cpu);
+			if (pass->tf && (ok[0] || ok[1])) {
+				uint64_t want_mask = 0;
+
+				v = verdict_of(pass, ev->type);
+				for (pane = 0; pane < NS_PANES; pane++)
+					if (ok[pane] && (v->show[pane] == V_MAYBE ||
+							 v->hide[pane] == V_MAYBE))
+						want_mask |= v->maybe;
+				if (want_mask) {
+					int ret = ns_trace_filter_match(pass->tf, cpu, idx,
+									want_mask, &match);
+
+					if (ret)
+						return ret;
+				}
+				for (pane = 0; pane < NS_PANES; pane++)
+					if (ok[pane])
+						ok[pane] = advanced_ok(pass, pane, v, ev, cpu,
+								       match);
+			}
+			if (ok[PANE_LIST] && vis->list_filtered) {
+				bits_set(&vis->list, pass->row);
+				bits_set(&vis->list_cpu[cpu], idx);
+			}
+			if (ok[PANE_GRAPH] && vis->graph_filtered)
+				bits_set(&vis->graph[cpu], idx);
+		}
+		budget -= got;
+		if (pass->row >= nr) {
+			int cpu;
+
+			if (vis->list_filtered && bits_index(&vis->list))
+				return -ENOMEM;
+			for (cpu = 0; vis->graph_filtered && cpu < vis->nr_cpus; cpu++)
+				if (bits_index(&vis->graph[cpu]))
+					return -ENOMEM;
+			pass->complete = true;
+		}
+	}
+	return pass->complete ? 1 : 0;
+}
+
+void ns_filter_pass_progress(const struct ns_filter_pass *pass, uint64_t *done,
+			     uint64_t *total)
+{
+	*done = pass->row;
+	*total = pass->vis->nr_events;
+}
+
+struct ns_visible *ns_filter_pass_take(struct ns_filter_pass *pass)
+{
+	struct ns_visible *vis;
+
+	if (!pass->complete)
+		return NULL;
+	vis = pass->vis;
+	pass->vis = NULL;
+	return vis;
+}
+
+int ns_visible_build(struct ns_trace *trace, const struct ns_filter_set *fs,
+		     struct ns_visible **vis, char *err, size_t err_len)
+{
+	struct ns_filter_pass *pass;
+	int ret;
+
+	*vis = NULL;
+	ret = ns_filter_pass_begin(trace, fs, &pass, err, err_len);
+	if (ret || !pass)
+		return ret;
+	while ((ret = ns_filter_pass_step(pass, UINT64_MAX)) == 0)
+		;
+	if (ret < 0)
+		snprintf(err, err_len, "cannot read an event back from the file");
+	else
+		*vis = ns_filter_pass_take(pass);
+	ns_filter_pass_free(pass);
+	return ret < 0 ? ret : 0;
+}
+
+/* ---- queries -------------------------------------------------------------- */
+
+int ns_visible_list_filtered(const struct ns_visible *vis)
+{
+	return vis && vis->list_filtered;
+}
+
+uint64_t ns_visible_list_count(const struct ns_visible *vis, uint64_t nr_events)
+{
+	return ns_visible_list_filtered(vis) ? vis->list.ones : nr_events;
+}
+
+int ns_visible_row(const struct ns_visible *vis, uint64_t row)
+{
+	if (!ns_visible_list_filtered(vis))
+		return 1;
+	return bits_get(&vis->list, row);
+}
+
+uint64_t ns_visible_rank(const struct ns_visible *vis, uint64_t row)
+{
+	return ns_visible_list_filtered(vis) ? bits_rank(&vis->list, row) : row;
+}
+
+uint64_t ns_visible_select(const struct ns_visible *vis, uint64_t k, uint64_t nr_events)
+{
+	if (!ns_visible_list_filtered(vis))
+		return k < nr_events ? k : nr_events;
+	return bits_select(&vis->list, k);
+}
+
+int ns_visible_list_event(const struct ns_visible *vis, int cpu, uint64_t idx)
+{
+	if (!ns_visible_list_filtered(vis))
+		return 1;
+	return cpu >= 0 && cpu < vis->nr_cpus && bits_get(&vis->list_cpu[cpu], idx);
+}
+
+int ns_visible_graph_filtered(const struct ns_visible *vis)
+{
+	return vis && vis->graph_filtered;
+}
+
+int ns_visible_graph_event(const struct ns_visible *vis, int cpu, uint64_t idx)
+{
+	if (!ns_visible_graph_filtered(vis))
+		return 1;
+	return cpu >= 0 && cpu < vis->nr_cpus && bits_get(&vis->graph[cpu], idx);
+}
+
+uint64_t ns_visible_graph_count(const struct ns_visible *vis, int cpu, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return 0;
+	if (!ns_visible_graph_filtered(vis))
+		return hi - lo;
+	if (cpu < 0 || cpu >= vis->nr_cpus)
+		return 0;
+	return bits_rank(&vis->graph[cpu], hi) - bits_rank(&vis->graph[cpu], lo);
+}
+
+uint64_t ns_visible_graph_next(const struct ns_visible *vis, int cpu, uint64_t idx)
+{
+	const struct bits *b;
+	uint64_t i;
+
+	if (!ns_visible_graph_filtered(vis))
+		return idx;
+	if (cpu < 0 || cpu >= vis->nr_cpus)
+		return UINT64_MAX;
+	b = &vis->graph[cpu];
+	i = bits_select(b, bits_rank(b, idx));
+	return i < b->n ? i : UINT64_MAX;
+}
+
+int ns_visible_graph_task(const struct ns_visible *vis, int pid)
+{
+	const struct pane *p;
+
+	if (!ns_visible_graph_filtered(vis))
+		return 1;
+	p = &vis->pane[PANE_GRAPH];
+	if (p->nr_show_pids && !has_pid(p->show_pids, p->nr_show_pids, pid))
+		return 0;
+	return !(p->nr_hide_pids && has_pid(p->hide_pids, p->nr_hide_pids, pid));
+}
+
+int ns_visible_graph_cpu(const struct ns_visible *vis, int cpu)
+{
+	const struct pane *p;
+
+	if (!ns_visible_graph_filtered(vis))
+		return 1;
+	p = &vis->pane[PANE_GRAPH];
+	return !p->cpu_ok || (cpu >= 0 && cpu < vis->nr_cpus && p->cpu_ok[cpu]);
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Expressions in the syntax of `trace-cmd report -F`, evaluated by
+ * libtraceevent's filter engine on records read back from the file, plus
+ * the catalogue of event types the filters and pickers name.
+ *
+ * One tep filter per expression, as trace-cmd makes one per -F, so that
+ * the model can OR them (and negate some) exactly as report does. Most
+ * events need no record at all: libtraceevent keeps one filter per event
+ * type, and a type the expression does not name never matches, one named
+ * without a condition ("sched_switch") always does; only the rest are read.
+ *
+ * libtraceevent 1.7's filter parser dereferences NULL on some incomplete
+ * expressions ("sched_switch: prev_pid =="; trace-cmd report dies on them
+ * too), so an expression is first parsed in a child process, as the header
+ * is in open.c: a crash there becomes a refusal here.
+ *
+ * libtracecmd's handle, and with it its tep handle, is replaced when a
+ * compressed trace is recycled (see ns_trace_read()). A tep filter holds a
+ * reference on the tep handle it was made for, so it stays valid; it is
+ * still compiled again for the new handle, so that the old one can go.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "trace-int.h"
+
+struct ns_trace_filter {
+	struct ns_trace *trace;
+	struct tep_handle *tep;		/* the handle the filters were made for */
+	int nr;
+	char *text[NS_TRACE_FILTER_MAX];
+	struct tep_event_filter *filter[NS_TRACE_FILTER_MAX];
+};
+
+struct ns_trace_filter *ns_trace_filter_alloc(struct ns_trace *trace)
+{
+	struct ns_trace_filter *f = calloc(1, sizeof(*f));
+
+	if (f) {
+		f->trace = trace;
+		f->tep = trace->tep;
+	}
+	return f;
+}
+
+void ns_trace_filter_free(struct ns_trace_filter *f)
+{
+	int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nr; i++) {
+		tep_filter_free(f->filter[i]);
+		free(f->text[i]);
+	}
+	free(f);
+}
+
+/*
+ * libtraceevent's message on one line. It draws the expression with a caret
+ * under the place, then gives the reason:
+ *    (prev_pid == 1
+ *    ^
+ *   Unbalanced number of '('
+ * which becomes "Unbalanced number of '(' (at column 1 of the condition)".
+ */
+static void one_line(const char *msg, char *err, size_t err_len)
+{
+	const char *last = NULL, *caret = NULL, *p = msg, *nl;
+	size_t len;
+
+	while (*p) {
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len && strspn(p, " ") < len) {
+			if (p[strspn(p, " ")] == '^' && strspn(p, " ^") >= len)
+				caret = p;
+			else
+				last = p;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	if (!last) {
+		snprintf(err, err_len, "cannot parse the filter");
+		return;
+	}
+	len = strcspn(last, "\n");
+	if (caret)
+		snprintf(err, err_len, "%.*s (at column %zu of the condition)", (int)len, last,
+			 strspn(caret, " "));
+	else
+		snprintf(err, err_len, "%.*s", (int)len, last);
+}
+
+/* Compile @text for the current tep handle; the message of a refusal in @err. */
+static struct tep_event_filter *compile(struct tep_handle *tep, const char *text, char *err,
+					size_t err_len)
+{
+	struct tep_event_filter *filter = tep_filter_alloc(tep);
+	enum tep_errno ret;
+
+	if (!filter) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	ret = tep_filter_add_filter_str(filter, text);
+	if (ret < 0) {
+		char msg[TEP_FILTER_ERROR_BUFSZ];
+
+		if (tep_filter_strerror(filter, ret, msg, sizeof(msg)))
+			snprintf(msg, sizeof(msg), "cannot parse the filter");
+		one_line(msg, err, err_len);
+		tep_filter_free(filter);
+		return NULL;
+	}
+	return filter;
+}
+
+/*
+ * Parse @text in a child first. Returns 0 when it parses, -EINVAL with the
+ * message, or -EFAULT when the parser crashed on it.
+ */
+static int probe(struct tep_handle *tep, const char *text, char *err, size_t err_len)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	char msg[512];
+	ssize_t n, got = 0;
+	int fds[2], status;
+	size_t i;
+	pid_t pid;
+
+	if (pipe(fds))
+		return 0;	/* no child: go on without the probe */
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
+	}
+	if (pid == 0) {
+		struct tep_event_filter *f;
+
+		/* die of a crash quietly: no handler of the parent's may touch the tty */
+		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			signal(fatal[i], SIG_DFL);
+		close(fds[0]);
+		f = compile(tep, text, msg, sizeof(msg));
+		if (!f && write(fds[1], msg, strlen(msg)) < 0)
+			_exit(2);
+		_exit(f ? 0 : 1);
+	}
+	close(fds[1]);
+	while ((size_t)got < sizeof(msg) - 1 &&
+	       ((n = read(fds[0], msg + got, sizeof(msg) - 1 - got)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		got += n > 0 ? n : 0;
+	msg[got] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFSIGNALED(status)) {
+		snprintf(err, err_len, "libtraceevent's filter parser crashes on it "
+			 "(an operand missing?)");
+		return -EFAULT;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
+		snprintf(err, err_len, "%s", got ? msg : "cannot parse the filter");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ns_trace_filter_add(struct ns_trace_filter *f, const char *text, char *err, size_t err_len)
+{
+	struct tep_event_filter *filter;
+	char *copy;
+
+	if (f->nr >= NS_TRACE_FILTER_MAX) {
+		snprintf(err, err_len, "at most %d filter expressions", NS_TRACE_FILTER_MAX);
+		return -E2BIG;
+	}
+	if (!text || !*text) {
+		snprintf(err, err_len, "empty filter");
+		return -EINVAL;
+	}
+	if (probe(f->tep, text, err, err_len))
+		return -EINVAL;
+	filter = compile(f->tep, text, err, err_len);
+	if (!filter)
+		return -EINVAL;
+	copy = strdup(text);
+	if (!copy) {
+		tep_filter_free(filter);
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	f->text[f->nr] = copy;
+	f->filter[f->nr] = filter;
+	return f->nr++;
+}
+
+int ns_trace_filter_check(struct ns_trace *trace, const char *text, char *err, size_t err_len)
+{
+	struct tep_event_filter *filter;
+
+	if (!text || !*text) {
+		snprintf(err, err_len, "empty filter");
+		return -EINVAL;
+	}
+	if (probe(trace->tep, text, err, err_len))
+		return -EINVAL;
+	filter = compile(trace->tep, text, err, err_len);
+	if (!filter)
+		return -EINVAL;
+	tep_filter_free(filter);
+	return 0;
+}
+
+int ns_trace_filter_nr(const struct ns_trace_filter *f)
+{
+	return f->nr;
+}
+
+int ns_trace_filter_type(const struct ns_trace_filter *f, int i, int type)
+{
+	const struct tep_event_filter *filter;
+	int k;
+
+	if (i < 0 || i >= f->nr)
+		return NS_TRACE_FILTER_NEVER;
+	filter = f->filter[i];
+	/* no event at all in it: report counts every record as matching */
+	if (!filter->filters)
+		return NS_TRACE_FILTER_ALWAYS;
+	for (k = 0; k < filter->filters; k++) {
+		const struct tep_filter_type *ft = &filter->event_filters[k];
+
+		if (ft->event_id != type)
+			continue;
+		if (ft->filter && ft->filter->type == TEP_FILTER_ARG_BOOLEAN)
+			return ft->filter->boolean.value ? NS_TRACE_FILTER_ALWAYS :
+							   NS_TRACE_FILTER_NEVER;
+		return NS_TRACE_FILTER_MAYBE;
+	}
+	return NS_TRACE_FILTER_NEVER;
+}
+
+/* The trace's handle was replaced (recycled): make the filters again. */
+static int recompile(struct ns_trace_filter *f)
+{
+	struct tep_event_filter *n[NS_TRACE_FILTER_MAX];
+	char err[256];
+	int i;
+
+	for (i = 0; i < f->nr; i++) {
+		n[i] = compile(f->trace->tep, f->text[i], err, sizeof(err));
+		if (!n[i]) {
+			while (i--)
+				tep_filter_free(n[i]);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < f->nr; i++) {
+		tep_filter_free(f->filter[i]);	/* drops its reference on the old tep */
+		f->filter[i] = n[i];
+	}
+	f->tep = f->trace->tep;
+	return 0;
+}
+
+int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint64_t want,
+			  uint64_t *match)
+{
+	struct tep_record *rec;
+	int i, ret = 0;
+
+	*match = 0;
+	rec = ns_trace_read(f->trace, cpu, idx);
+	if (!rec)
+		return -EIO;
+	if (f->tep != f->trace->tep)
+		ret = recompile(f);
+	for (i = 0; !ret && i < f->nr; i++) {
+		if (!(want & (1ull << i)))
+			continue;
+		switch (tep_filter_match(f->filter[i], rec)) {
+		case TEP_ERRNO__FILTER_MATCH:
+		case TEP_ERRNO__NO_FILTER:
+			*match |= 1ull << i;
+			break;
+		default:
+			break;
+		}
+	}
+	tracecmd_free_record(rec);
+	return ret;
+}
+
+/* ---- the catalogue of event types ---------------------------------------- */
+
+int ns_trace_nr_event_types(const struct ns_trace *trace)
+{
+	return tep_get_events_count(trace->tep);
+}
+
+int ns_trace_event_type_at(const struct ns_trace *trace, int i)
+{
+	struct tep_event *event;
+
+	if (i < 0 || i >= tep_get_events_count(trace->tep))
+		return -ERANGE;
+	event = tep_get_event(trace->tep, i);
+	return event ? event->id : -ERANGE;
+}
+
+const char *ns_trace_event_system(const struct ns_trace *trace, int type)
+{
+	struct tep_event *event = tep_find_event(trace->tep, type);
+
+	return event && event->system ? event->system : "";
+}
+
+int ns_trace_event_type(const struct ns_trace *trace, const char *system, const char *name)
+{
+	struct tep_event *event = tep_find_event_by_name(trace->tep, system, name);
+
+	return event ? event->id : -ENOENT;
+}

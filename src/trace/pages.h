@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Private to src/trace: the fast reader of a trace.dat's event data (the
+ * design comment is in pages.c). It reads the top buffer's ring-buffer
+ * pages itself, chunk by chunk for compressed v7 files, and hands out each
+ * record as libtracecmd's tracecmd_read_data() would, without a malloc
+ * per record; libtracecmd still does the metadata, the formats and the
+ * text of an event, and reads a record back by the offset given here.
+ *
+ * Threads: struct ns_pages is read-only once open, so any number of
+ * threads may each use their own struct ns_pages_iter at the same time (on
+ * different CPUs, or on different page ranges of one CPU).
+ */
+#ifndef NS_TRACE_PAGES_H
+#define NS_TRACE_PAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tep_handle;
+struct ns_pages;
+struct ns_pages_iter;
+
+/* One record, with what libtracecmd's tracecmd_read_data() would give. */
+struct ns_pages_record {
+	uint64_t ts_ns;		/* record->ts: with the file's OFFSET/DATE/TSC2NSEC */
+	const void *data;	/* record->data: valid until a later call of
+				 * ns_pages_iter_next() moves to another page */
+	uint32_t size;		/* record->size */
+	int32_t pid;		/* tep_data_pid(), -1 if the file has no formats */
+	int type;		/* tep_data_type(), -1 if the file has no formats */
+	int cpu;		/* record->cpu */
+	long long missed;	/* record->missed_events: >0 count, -1 unknown, 0 none */
+	uint64_t page;		/* the page's number within its CPU, from 0 */
+	uint32_t page_off;	/* where the record's header starts in the page */
+	uint64_t offset;	/* record->offset: ns_pages_page_offset() + page_off,
+				 * what tracecmd_read_at() takes */
+};
+
+/**
+ * ns_pages_open - locate the top buffer's per-CPU data of a trace.dat
+ * @path: the file, opened read-only
+ * @tep: the file's event formats, from libtracecmd (tracecmd_get_tep());
+ *       only read during the call, never kept
+ * @err: buffer for a one-line reason on failure
+ * @err_len: its size
+ *
+ * Fails (NULL, @err says why) on what it does not read as libtracecmd does:
+ * a byte order other than this machine's, host-guest time sync (TIME_SHIFT
+ * with samples), the pre-2.6.31 ring buffer, latency traces, compression
+ * other than zstd and zlib, chunks that are not whole pages, sub-buffers
+ * other than the page size, a TSC2NSEC shift over 32, and damaged or cut
+ * tables. The caller then reads the file through libtracecmd. Applies, as
+ * libtracecmd does, the DATE, OFFSET and TSC2NSEC options.
+ */
+struct ns_pages *ns_pages_open(const char *path, struct tep_handle *tep, char *err,
+			       size_t err_len);
+void ns_pages_close(struct ns_pages *pages);
+
+/*
+ * CPUs, as tracecmd_cpus() counts them (some may have no pages); CPU n is
+ * tracecmd_read_cpu_first(h, n) and has record->cpu n.
+ */
+int ns_pages_nr_cpus(const struct ns_pages *pages);
+int ns_pages_page_size(const struct ns_pages *pages);
+bool ns_pages_compressed(const struct ns_pages *pages);
+uint64_t ns_pages_nr_pages(const struct ns_pages *pages, int cpu);
+/* libtracecmd's offset of a page (the file offset, or for v7 compressed data its own) */
+uint64_t ns_pages_page_offset(const struct ns_pages *pages, int cpu, uint64_t page);
+/*
+ * Compressed data is decompressed a chunk at a time: to split a CPU between
+ * iterators, split it where a chunk starts (uncompressed: 1 chunk, at 0).
+ */
+uint32_t ns_pages_nr_chunks(const struct ns_pages *pages, int cpu);
+uint64_t ns_pages_chunk_first_page(const struct ns_pages *pages, int cpu, uint32_t chunk);
+
+/**
+ * ns_pages_iter_open - an iterator over pages [@first_page, @end_page) of @cpu
+ * @end_page may be UINT64_MAX for "to the end". Holds one 2 MiB window of
+ * the file mapped, or one chunk decompressed (160 KiB in all with zstd's
+ * context and trace-cmd's 10-page chunks), at a time; for one thread at a
+ * time. Returns NULL if out of
+ * memory or @cpu is out of range.
+ */
+struct ns_pages_iter *ns_pages_iter_open(const struct ns_pages *pages, int cpu,
+					 uint64_t first_page, uint64_t end_page);
+/* Restart @iter on pages [@first_page, @end_page) of its CPU. */
+void ns_pages_iter_seek(struct ns_pages_iter *iter, uint64_t first_page, uint64_t end_page);
+/**
+ * ns_pages_iter_next - the next record of the iterator's CPU
+ * Returns 1 with @rec filled, 0 at the end of the range, or a negative errno:
+ * -EBADMSG for a damaged page or chunk (where libtracecmd would end the
+ * CPU's records or read garbage), -EIO for a read error, -ENOMEM. An error
+ * repeats until a seek.
+ */
+int ns_pages_iter_next(struct ns_pages_iter *iter, struct ns_pages_record *rec);
+void ns_pages_iter_close(struct ns_pages_iter *iter);
+
+#endif

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * config.ini, the front end's side: the names a config file uses (the
+ * action table's names, the colour roles' names), the check of a key
+ * binding, and applying what the session layer read to the key map, the
+ * theme, the glyphs and the layout. Reading the file is src/session's job;
+ * this file only turns its plain data into curses attributes and bindings,
+ * and reports, at the line of the file, what this terminal cannot do.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nurseshark/session.h"
+#include "tui-int.h"
+
+static const char *const action_names[NS_NR_ACTIONS] = {
+#define NS_TUI_ACTION_NAME(id, name, any, list, graph, hint, help) [NS_ACT_##id] = name,
+	NS_TUI_ACTIONS(NS_TUI_ACTION_NAME)
+#undef NS_TUI_ACTION_NAME
+};
+
+_Static_assert(NS_TUI_TASK_COLOURS == 16, "name every task role below");
+
+/* The colour roles by name, as [colours] writes them. */
+const char *const ns_tui_role_names[NS_NR_ROLES] = {
+	[NS_ROLE_NORMAL] = "normal",
+	[NS_ROLE_RULER] = "ruler",
+	[NS_ROLE_RULER_LABEL] = "ruler-label",
+	[NS_ROLE_CPU_LABEL] = "cpu-label",
+	[NS_ROLE_IDLE] = "idle",
+	[NS_ROLE_MARKER_A] = "marker-a",
+	[NS_ROLE_MARKER_B] = "marker-b",
+	[NS_ROLE_SELECTION] = "selection",
+	[NS_ROLE_CURSOR] = "cursor",
+	[NS_ROLE_LIST_HEADER] = "list-header",
+	[NS_ROLE_LIST_SELECTED] = "list-selected",
+	[NS_ROLE_LIST_LOST] = "list-lost",
+	[NS_ROLE_BAR] = "bar",
+	[NS_ROLE_BAR_ACTIVE] = "bar-active",
+	[NS_ROLE_STATUS] = "status",
+	[NS_ROLE_MESSAGE] = "message",
+	[NS_ROLE_HELP] = "help",
+	[NS_ROLE_HELP_TITLE] = "help-title",
+	[NS_ROLE_SEARCH_MATCH] = "search-match",
+	[NS_ROLE_TASK0 + 0] = "task-0", [NS_ROLE_TASK0 + 1] = "task-1",
+	[NS_ROLE_TASK0 + 2] = "task-2", [NS_ROLE_TASK0 + 3] = "task-3",
+	[NS_ROLE_TASK0 + 4] = "task-4", [NS_ROLE_TASK0 + 5] = "task-5",
+	[NS_ROLE_TASK0 + 6] = "task-6", [NS_ROLE_TASK0 + 7] = "task-7",
+	[NS_ROLE_TASK0 + 8] = "task-8", [NS_ROLE_TASK0 + 9] = "task-9",
+	[NS_ROLE_TASK0 + 10] = "task-10", [NS_ROLE_TASK0 + 11] = "task-11",
+	[NS_ROLE_TASK0 + 12] = "task-12", [NS_ROLE_TASK0 + 13] = "task-13",
+	[NS_ROLE_TASK0 + 14] = "task-14", [NS_ROLE_TASK0 + 15] = "task-15",
+};
+
+/**
+ * ns_tui_check_binding - check one action's keys as a config file gives them
+ * Words separated by blanks, each one key or a sequence of up to
+ * NS_TUI_MAX_SEQ keys, in the --keys syntax; no mouse or resize events.
+ * Returns 0, or -EINVAL with the reason in @err.
+ */
+int ns_tui_check_binding(const char *keys, char *err, size_t err_len)
+{
+	const char *p = keys;
+	struct ns_tui_input in[2];
+	int n;
+
+	while (*p) {
+		const char *word;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		word = p;
+		for (n = 0; *p && *p != ' ' && *p != '\t'; n++) {
+			int got = ns_tui_parse_input(&p, in, err, err_len);
+
+			if (got < 0)
+				return -EINVAL;
+			if (got != 1 || in[0].kind != NS_IN_KEY) {
+				snprintf(err, err_len, "'%.*s' is not a key", (int)(p - word),
+					 word);
+				return -EINVAL;
+			}
+		}
+		if (n > NS_TUI_MAX_SEQ) {
+			snprintf(err, err_len, "'%.*s': a binding is at most %d keys in a row",
+				 (int)(p - word), word, NS_TUI_MAX_SEQ);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void ns_tui_config_schema(struct ns_config_schema *schema)
+{
+	memset(schema, 0, sizeof(*schema));
+	schema->actions = action_names;
+	schema->nr_actions = NS_NR_ACTIONS;
+	schema->roles = ns_tui_role_names;
+	schema->nr_roles = NS_NR_ROLES;
+	schema->check_keys = ns_tui_check_binding;
+}
+
+_Static_assert((int)NS_CONFIG_KEYS_ANY == (int)NS_SCOPE_ANY &&
+	       (int)NS_CONFIG_KEYS_LIST == (int)NS_SCOPE_LIST &&
+	       (int)NS_CONFIG_KEYS_GRAPH == (int)NS_SCOPE_GRAPH &&
+	       (int)NS_CONFIG_NR_SCOPES == (int)NS_NR_SCOPES, "config scopes are key map scopes");
+
+static const char *const scope_section[NS_NR_SCOPES] = { "keys", "keys.list", "keys.graph" };
+
+struct binding_line {
+	int line, act, scope;
+};
+
+static int by_line(const void *a, const void *b)
+{
+	return ((const struct binding_line *)a)->line - ((const struct binding_line *)b)->line;
+}
+
+/* Say so when a sequence of the file can never be typed: its first key is bound alone. */
+static void unreachable(const struct ns_tui_keymap *km, const struct ns_config *c,
+			const struct binding_line *bl, struct ns_diag *d)
+{
+	const char *p = c->keys[bl->act][bl->scope], *word;
+	struct ns_tui_input in[2];
+	char err[128];
+	int i, first;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		word = p;
+		if (!*p || ns_tui_parse_input(&p, in, err, sizeof(err)) != 1)
+			return;
+		first = in[0].key;
+		if (!*p || *p == ' ' || *p == '\t')
+			continue;	/* one key: not a sequence */
+		while (*p && *p != ' ' && *p != '\t')
+			if (ns_tui_parse_input(&p, in, err, sizeof(err)) != 1)
+				return;
+		for (i = 0; i < km->nr; i++) {
+			const struct ns_tui_binding *b = &km->b[i];
+
+			if (b->nr_keys != 1 || b->keys[0] != first ||
+			    (b->scope != bl->scope && b->scope != NS_SCOPE_ANY &&
+			     bl->scope != NS_SCOPE_ANY))
+				continue;
+			ns_diag_add(d, c->path, bl->line, "%s: '%.*s' can never be typed: "
+				    "its first key alone is %s", action_names[bl->act],
+				    (int)(p - word), word, action_names[b->action]);
+			break;
+		}
+	}
+}
+
+/**
+ * ns_tui_config_keys - config.ini's bindings onto a key map, in the file's order
+ * A key that one line of the file gives to an action and a later line to
+ * another is reported at the later line (the later one counts).
+ * Returns 0, or a negative errno when the key map cannot hold them all.
+ */
+int ns_tui_config_keys(struct ns_tui_keymap *km, const struct ns_config *c, struct ns_diag *d)
+{
+	struct binding_line *bl;
+	unsigned char taken[NS_NR_ACTIONS];
+	int set_line[NS_NR_ACTIONS][NS_NR_SCOPES];
+	int nr = 0, i, a, s, ret;
+
+	if (!c || !c->keys || c->nr_actions != NS_NR_ACTIONS)
+		return 0;
+	bl = calloc(NS_NR_ACTIONS * NS_NR_SCOPES, sizeof(*bl));
+	if (!bl)
+		return -ENOMEM;
+	for (a = 0; a < NS_NR_ACTIONS; a++) {
+		for (s = 0; s < NS_NR_SCOPES; s++) {
+			set_line[a][s] = 0;
+			if (c->keys[a][s])
+				bl[nr++] = (struct binding_line){ c->keys_line[a][s], a, s };
+		}
+	}
+	qsort(bl, nr, sizeof(*bl), by_line);
+	for (i = 0; i < nr; i++) {
+		memset(taken, 0, sizeof(taken));
+		const char *keys = c->keys[bl[i].act][bl[i].scope];
+
+		memset(taken, 0, sizeof(taken));
+		ret = ns_tui_keymap_bind(km, bl[i].scope, bl[i].act, keys, taken);
+		if (ret) {
+			ns_diag_add(d, c->path, bl[i].line, "%s: these keys cannot be bound",
+				    action_names[bl[i].act]);
+			continue;
+		}
+		set_line[bl[i].act][bl[i].scope] = bl[i].line;
+		for (a = 0; a < NS_NR_ACTIONS; a++) {
+			for (s = 0; taken[a] && s < NS_NR_SCOPES; s++) {
+				if (!set_line[a][s] ||
+				    (s != bl[i].scope && bl[i].scope != NS_SCOPE_ANY))
+					continue;
+				ns_diag_add(d, c->path, bl[i].line, "%s takes a key [%s] gave %s "
+					    "at line %d", action_names[bl[i].act], scope_section[s],
+					    action_names[a], set_line[a][s]);
+			}
+		}
+	}
+	ret = ns_tui_keymap_build(km);
+	if (ret)
+		ns_diag_add(d, c->path, 0, "more key bindings than the %d nurseshark holds; "
+			    "the defaults are used", NS_TUI_MAX_BINDINGS);
+	for (i = 0; !ret && i < nr; i++)
+		unreachable(km, c, &bl[i], d);
+	free(bl);
+	return ret;
+}
+
+int ns_tui_config_check(const struct ns_config *c, struct ns_diag *d)
+{
+	struct ns_tui_keymap *km = malloc(sizeof(*km));
+	int ret;
+
+	if (!km)
+		return -ENOMEM;
+	ret = ns_tui_keymap_init(km);
+	if (!ret)
+		ret = ns_tui_config_keys(km, c, d);
+	free(km);
+	return ret;
+}
+
+static attr_t curses_attrs(unsigned attrs)
+{
+	attr_t a = A_NORMAL;
+
+	if (attrs & NS_ATTR_BOLD)
+		a |= A_BOLD;
+	if (attrs & NS_ATTR_DIM)
+		a |= A_DIM;
+	if (attrs & NS_ATTR_UNDERLINE)
+		a |= A_UNDERLINE;
+	if (attrs & NS_ATTR_REVERSE)
+		a |= A_REVERSE;
+	if (attrs & NS_ATTR_BLINK)
+		a |= A_BLINK;
+	if (attrs & NS_ATTR_ITALIC)
+		a |= A_ITALIC;
+	return a;
+}
+
+/* [colours]: each role set in the file gets its pair and attributes, when colour is on. */
+static void apply_colours(struct ns_tui *t, const struct ns_config *c, struct ns_diag *d)
+{
+	int role, dflt, pair;
+
+	if (!c->colours || c->nr_roles != NS_NR_ROLES)
+		return;
+	dflt = has_colors() && use_default_colors() == OK;
+	for (role = 0; role < NS_NR_ROLES; role++) {
+		const struct ns_config_colour *col = &c->colours[role];
+		short fg = col->fg, bg = col->bg;
+
+		pair = PAIR_NUMBER(t->theme.attr[role]);
+		if (!col->set || !pair)
+			continue;	/* NO_COLOR, or no colours: the monochrome theme stays */
+		if (fg >= COLORS || bg >= COLORS) {
+			ns_diag_add(d, c->path, col->line, "%s: colour %d, but this terminal has "
+				    "%d colours; left as it was", ns_tui_role_names[role],
+				    fg >= COLORS ? fg : bg, COLORS);
+			continue;
+		}
+		if (!dflt) {
+			fg = fg < 0 ? COLOR_WHITE : fg;
+			bg = bg < 0 ? COLOR_BLACK : bg;
+		}
+		init_pair(pair, fg, bg);
+		t->theme.attr[role] = COLOR_PAIR(pair) | curses_attrs(col->attrs);
+	}
+}
+
+/**
+ * ns_tui_config_apply - config.ini on a front end just opened (screen.c)
+ * @d: what this terminal cannot do, at the file's lines
+ */
+void ns_tui_config_apply(struct ns_tui *t, const struct ns_config *c, struct ns_diag *d)
+{
+	if (!c)
+		return;
+	t->time_nsec = c->time_format == NS_TIME_NSEC;
+	t->graph_rows = c->graph_rows;
+	if (c->glyphs == NS_GLYPHS_ASCII) {
+		ns_tui_glyphs_set(&t->glyphs, 0);
+	} else if (c->glyphs == NS_GLYPHS_UNICODE) {
+		if (ns_tui_locale_utf8())
+			ns_tui_glyphs_set(&t->glyphs, 1);
+		else
+			ns_diag_add(d, c->path, 0, "glyphs = unicode needs a UTF-8 locale "
+				    "(LANG=C.UTF-8); this one is not, so ASCII is drawn");
+	}
+	if (!c->colour)
+		ns_tui_theme_init(&t->theme, 0);
+	else
+		apply_colours(t, c, d);
+	if (ns_tui_config_keys(&t->keymap, c, d))
+		ns_tui_keymap_init(&t->keymap);
+}
+
+/* ---- --print-config: contrib/config.ini ------------------------------------ */
+
+static void print_colour(FILE *out, short c)
+{
+	if (ns_config_colour_name(c))
+		fputs(ns_config_colour_name(c), out);
+	else if (c >= 8 && c < 16)
+		fprintf(out, "bright-%s", ns_config_colour_name(c - 8));
+	else
+		fprintf(out, "%d", c);
+}
+
+static void print_role(FILE *out, int role)
+{
+	static const struct {
+		attr_t a;
+		const char *name;
+	} attrs[] = {
+		{ A_BOLD, "bold" }, { A_DIM, "dim" }, { A_UNDERLINE, "underline" },
+		{ A_REVERSE, "reverse" }, { A_BLINK, "blink" }, { A_ITALIC, "italic" },
+	};
+	short fg, bg;
+	attr_t a;
+	size_t i;
+	int words = 0;
+
+	ns_tui_role_default(role, &fg, &bg, &a);
+	fprintf(out, ";%s = ", ns_tui_role_names[role]);
+	if (fg != -1 || bg == -1) {
+		print_colour(out, fg);
+		words++;
+	}
+	if (bg != -1) {
+		fputs(words++ ? " on " : "on ", out);
+		print_colour(out, bg);
+	}
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		if (a & attrs[i].a)
+			fprintf(out, " %s", attrs[i].name);
+	}
+	fputc('\n', out);
+}
+
+/**
+ * ns_tui_print_config - config.ini with every setting at its default
+ * Each setting is a comment (";name = value") that takes effect once its
+ * ';' is removed; contrib/config.ini is this, and `make docs` rewrites it.
+ */
+void ns_tui_print_config(FILE *out)
+{
+	int scope, act, role;
+
+	fputs("; nurseshark configuration: every setting, commented out, at its default.\n"
+	      "; Copy it to $XDG_CONFIG_HOME/nurseshark/config.ini (~/.config/nurseshark/)\n"
+	      "; and remove the ';' in front of what you change. `nurseshark --check-config`\n"
+	      "; reports what it cannot use, by line; nurseshark.ini(5) describes each one.\n"
+	      "; Written by `nurseshark --print-config`.\n"
+	      "\n[display]\n"
+	      "; Times as trace-cmd report prints them (usec: 10171.572790) or with\n"
+	      "; nanoseconds, as report -t (nsec: 10171.572790123).\n"
+	      ";time-format = usec\n"
+	      "; The graph's characters: auto (Unicode blocks in a UTF-8 locale, else\n"
+	      "; ASCII), unicode or ascii.\n"
+	      ";glyphs = auto\n"
+	      "; CPU rows of the graph before they scroll: auto (at most half the screen)\n"
+	      "; or a number; <C-w>+ and <C-w>- change it while nurseshark runs.\n"
+	      ";graph-rows = auto\n"
+	      "; auto: colour when the terminal has it and NO_COLOR is not set; never.\n"
+	      ";colour = auto\n"
+	      "\n[session]\n"
+	      "; Restore a trace's view when it is opened again (--no-session: not now).\n"
+	      ";restore = yes\n"
+	      "; Keep the view of the trace when nurseshark exits.\n"
+	      ";save = yes\n", out);
+	for (scope = 0; scope < NS_NR_SCOPES; scope++) {
+		fprintf(out, "\n[%s]\n", scope_section[scope]);
+		if (scope == NS_SCOPE_ANY)
+			fputs("; ACTION = KEYS: the keys in the syntax of --keys (a, A, <C-l>,\n"
+			      "; <F1>, <Tab>, <lt> for '<', two keys in a row for a sequence:\n"
+			      "; 'a), separated by blanks; they replace the action's default keys,\n"
+			      "; and are taken away from any other action. Empty, or none: the\n"
+			      "; action has no key. [keys] is for both panes, [keys.list] and\n"
+			      "; [keys.graph] for one pane, whose keys come first there.\n", out);
+		for (act = 0; act < NS_NR_ACTIONS; act++) {
+			if (ns_tui_actions[act].keys[scope][0])
+				fprintf(out, ";%s = %s\n", action_names[act],
+					ns_tui_actions[act].keys[scope]);
+		}
+	}
+	fputs("\n[colours]\n"
+	      "; ROLE = [FG] [on BG] [ATTRIBUTES]: colours by name (default: the terminal's,\n"
+	      "; black, red, green, yellow, blue, magenta, cyan, white, bright-NAME) or by\n"
+	      "; number (0-255); attributes bold, dim, underline, reverse, blink, italic.\n"
+	      "; Used when colour is on; without colour the roles are told apart by\n"
+	      "; attributes alone. task-0 ... task-15 colour the tasks of the graph (on a\n"
+	      "; terminal of 8 colours the defaults are the 6 colours and their bold).\n", out);
+	for (role = 0; role < NS_NR_ROLES; role++)
+		print_role(out, role);
+}
