@@ -11,11 +11,11 @@
  * the merged order (which name report prints where) is done after, in one
  * thread.
  *
- * Two workarounds for libtracecmd 1.3 live here. It maps a CPU's whole data
- * at once, so every page read would stay resident: release_behind() hands
- * pages already indexed back to the kernel. And it keeps every chunk it
- * decompresses from a v7 file: a thread reopens its handle after its share
- * of NS_RECYCLE_BYTES.
+ * Two workarounds for libtracecmd 1.3 serve the libtracecmd path. It maps a
+ * CPU's whole data at once, so every page read would stay resident:
+ * release_behind() hands pages already indexed back to the kernel. And it
+ * keeps every chunk it decompresses from a v7 file: a thread reopens its
+ * handle after its share of NS_RECYCLE_BYTES. The fast path needs neither.
  */
 #include <errno.h>
 #include <pthread.h>
