@@ -309,7 +309,8 @@ int main(int argc, char **argv)
 	}
 	if (interactive || check_config || config_file)
 		ns_files_read_config(&files, &schema, config_file);
-	ns_tui_config_check(&files.config, &files.problems);
+	if (check_config)	/* the viewer finds these itself when it binds the keys */
+		ns_tui_config_check(&files.config, &files.problems);
 	if (session_file && ns_files_read_session(&files, session_file) && !check_config) {
 		ns_diag_print(&files.problems, stderr, "nurseshark: ");
 		ns_files_free(&files);

@@ -201,12 +201,20 @@ void ns_session_apply(const struct ns_session *s, struct ns_view *view, const ch
 				    ns_fmt_ts(ts, sizeof(ts), s->end_ns));
 		}
 	}
-	/* the list's first row, as long as the selection stays on screen */
-	if ((s->have & NS_SESS_LIST_TOP) && s->list_top < n && view->selected >= s->list_top &&
-	    view->selected < s->list_top + (uint64_t)view->list_rows &&
-	    (n <= (uint64_t)view->list_rows || s->list_top <= n - view->list_rows)) {
-		view->list_top = s->list_top;
-		done |= NS_SESS_LIST_TOP;
+	/*
+	 * The list's first row, if the filters show it and the selection stays on
+	 * screen under it (positions count the rows the filters show, see view.c).
+	 */
+	if ((s->have & NS_SESS_LIST_TOP) && s->list_top < n) {
+		uint64_t top = ns_view_row_pos(view, s->list_top);
+		uint64_t sel = ns_view_row_pos(view, view->selected);
+		uint64_t rows = (uint64_t)view->list_rows, shown = ns_view_nr_rows(view);
+
+		if (ns_view_pos_row(view, top) == s->list_top && sel >= top && sel < top + rows &&
+		    (shown <= rows ? top == 0 : top <= shown - rows)) {
+			view->list_top = s->list_top;
+			done |= NS_SESS_LIST_TOP;
+		}
 	}
 	if (applied)
 		*applied = done;

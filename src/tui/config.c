@@ -181,7 +181,6 @@ int ns_tui_config_keys(struct ns_tui_keymap *km, const struct ns_config *c, stru
 	}
 	qsort(bl, nr, sizeof(*bl), by_line);
 	for (i = 0; i < nr; i++) {
-		memset(taken, 0, sizeof(taken));
 		const char *keys = c->keys[bl[i].act][bl[i].scope];
 
 		memset(taken, 0, sizeof(taken));
@@ -382,10 +381,11 @@ void ns_tui_print_config(FILE *out)
 		if (scope == NS_SCOPE_ANY)
 			fputs("; ACTION = KEYS: the keys in the syntax of --keys (a, A, <C-l>,\n"
 			      "; <F1>, <Tab>, <lt> for '<', two keys in a row for a sequence:\n"
-			      "; 'a), separated by blanks; they replace the action's default keys,\n"
-			      "; and are taken away from any other action. Empty, or none: the\n"
-			      "; action has no key. [keys] is for both panes, [keys.list] and\n"
-			      "; [keys.graph] for one pane, whose keys come first there.\n", out);
+			      "; 'a), separated by blanks; they replace the action's default\n"
+			      "; keys, and are taken away from any other action. Empty, or none:\n"
+			      "; the action has no key. [keys] is for both panes, [keys.list]\n"
+			      "; and [keys.graph] for one pane, whose keys come first there.\n",
+			      out);
 		for (act = 0; act < NS_NR_ACTIONS; act++) {
 			if (ns_tui_actions[act].keys[scope][0])
 				fprintf(out, ";%s = %s\n", action_names[act],

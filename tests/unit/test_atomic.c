@@ -112,15 +112,52 @@ static int nr_files(const char *dir)
 	return n;
 }
 
+static const char *const kind_name[] = { "write", "fsync", "close", "rename" };
+static const char *old = "old text\n";
+
+/* Write @new over the old text, the @n-th call failing with @e; 1 if that did harm. */
+static int fail_call(const char *path, const char *dir, struct ns_file_ops *ops, struct faults *f,
+		     const char *new, int short_writes, int n, int e, int *kinds_seen)
+{
+	const char *kind;
+	char err[256], *now;
+	int ret;
+
+	put(path, old);
+	memset(f, 0, sizeof(*f));
+	f->fail_at = n;
+	f->fail_errno = e;
+	f->short_writes = short_writes;
+	ops->arg = f;
+	ret = ns_file_write_atomic(path, new, strlen(new), ops, err, sizeof(err));
+	now = slurp(path);
+	*kinds_seen |= 1 << f->kinds[n - 1];
+	kind = kind_name[f->kinds[n - 1]];
+	if (!ret || !now) {
+		printf("  call %d (%s): ret %d, file %s\n", n, kind, ret, now ? "there" : "gone");
+	} else if (!f->renamed && strcmp(now, old)) {
+		printf("  call %d (%s) failed before the rename: the old file is not intact\n", n,
+		       kind);
+	} else if (f->renamed && strcmp(now, new)) {
+		printf("  call %d: after the rename the file is not the new text\n", n);
+	} else if (nr_files(dir) != 1) {
+		printf("  call %d (%s): %d files left in the directory\n", n, kind, nr_files(dir));
+	} else if (!strstr(err, strerror(e))) {
+		printf("  call %d: the message '%s' does not say why\n", n, err);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 int main(void)
 {
-	static const char *const kind_name[] = { "write", "fsync", "close", "rename" };
 	char dir[] = "/tmp/ns-atomic-XXXXXX", path[256], link[256], err[256], *now;
 	struct ns_file_ops ops = { f_write, f_fsync, f_close, f_rename, NULL };
 	static char big[100000];
 	struct faults f;
 	int n, total, bad, ret, kinds_seen = 0;
-	const char *old = "old text\n", *new;
+	const char *new;
 	struct stat st;
 
 	if (!mkdtemp(dir)) {
@@ -159,38 +196,8 @@ int main(void)
 		      "without a fault the new text replaces the old (%s: %d system calls)",
 		      mode ? "a byte per write" : "one write", total);
 		for (n = 1; n <= total; n++) {
-			for (int e = 0; e < 2; e++) {
-				put(path, old);
-				memset(&f, 0, sizeof(f));
-				f.fail_at = n;
-				f.fail_errno = e ? EIO : ENOSPC;
-				f.short_writes = mode;
-				ops.arg = &f;
-				ret = ns_file_write_atomic(path, new, strlen(new), &ops, err,
-							   sizeof(err));
-				now = slurp(path);
-				kinds_seen |= 1 << f.kinds[n - 1];
-				if (!ret || !now) {
-					printf("  call %d (%s): ret %d\n", n, kind_name[f.kinds[n - 1]],
-					       ret);
-					bad++;
-				} else if (!f.renamed && strcmp(now, old)) {
-					printf("  call %d (%s) failed before the rename: the old file "
-					       "is not intact\n", n, kind_name[f.kinds[n - 1]]);
-					bad++;
-				} else if (f.renamed && strcmp(now, new)) {
-					printf("  call %d: after the rename the file is not the new "
-					       "text\n", n);
-					bad++;
-				} else if (nr_files(dir) != 1) {
-					printf("  call %d (%s): %d files left in the directory\n", n,
-					       kind_name[f.kinds[n - 1]], nr_files(dir));
-					bad++;
-				} else if (!strstr(err, strerror(f.fail_errno))) {
-					printf("  call %d: the message '%s' does not say why\n", n, err);
-					bad++;
-				}
-			}
+			bad += fail_call(path, dir, &ops, &f, new, mode, n, ENOSPC, &kinds_seen);
+			bad += fail_call(path, dir, &ops, &f, new, mode, n, EIO, &kinds_seen);
 		}
 	}
 	CHECK(!bad, "a failure (ENOSPC, EIO) of any call leaves the old file whole, or the new "

@@ -150,7 +150,8 @@ static void bindings(void)
 	      "keys: the help shows z for zoom-in, and zoom-full keeps 0 only ('%s')",
 	      help_keys(km, NS_ACT_ZOOM_FULL, NS_SCOPE_ANY));
 	CHECK(feed(km, NS_SCOPE_LIST, "q") == NS_ACT_NONE &&
-	      feed(km, NS_SCOPE_LIST, "Q") == NS_ACT_QUIT, "keys: quit = Q: q does nothing, Q quits");
+	      feed(km, NS_SCOPE_LIST, "Q") == NS_ACT_QUIT,
+	      "keys: quit = Q: q does nothing, Q quits");
 	CHECK(feed(km, NS_SCOPE_LIST, "<C-l>") == NS_ACT_NONE && !help_keys(km, NS_ACT_REDRAW,
 	      NS_SCOPE_ANY)[0], "keys: redraw = (empty): <C-l> is unbound, and the help omits it");
 	CHECK(feed(km, NS_SCOPE_LIST, "+") == NS_ACT_NONE, "keys: the defaults of zoom-in are "

@@ -295,6 +295,9 @@ static char *full_session(void)
 	return text;
 }
 
+/* What INI files are made of, for garbage that looks like them. */
+static const char ini_chars[] = " \n=[];\"\\abcdefx0123\t\r\x01";
+
 static void generated(void)
 {
 	char *valid = full_session(), *buf, *big;
@@ -309,7 +312,7 @@ static void generated(void)
 		size_t len = rnd() % (k < 200 ? 400 : 70000);
 
 		for (i = 0; i < len; i++)
-			buf[i] = (char)(k % 3 ? (char)rnd() : " \n=[];\"\\abcdefx0123\t\r\x01"[rnd() % 22]);
+			buf[i] = k % 3 ? (char)rnd() : ini_chars[rnd() % (sizeof(ini_chars) - 1)];
 		bad += garbage(buf, len) < 0;
 	}
 	CHECK(!bad, "ini garbage: 300 buffers of random bytes give only FILE:LINE: messages");
@@ -349,8 +352,8 @@ static void generated(void)
 	/* a value of 64 kB made of continuation lines */
 	strcpy(big, "[search]\ntext = \"x\"\n");
 	for (i = 0; i < 600; i++)
-		strcat(big, "\t\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-		       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"\n");
+		strcat(big, "\t\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"\n");
 	strcat(big, "column = task\n");
 	ns_diag_init(&d);
 	parse_kind("session", "huge.ini", big, strlen(big), &d, &dump);
@@ -366,7 +369,8 @@ static void generated(void)
 		k += sprintf(big + k, "bad line %zu\n", i);
 	ns_diag_init(&d);
 	parse_kind("config", "bad.ini", big, k, &d, &dump);
-	CHECK(d.nr <= 101 && d.nr >= 100 && strstr(d.msg[d.nr - 1], "the rest of the file is not read"),
+	CHECK(d.nr <= 101 && d.nr >= 100 &&
+	      strstr(d.msg[d.nr - 1], "the rest of the file is not read"),
 	      "ini: 5000 bad lines give %d messages, the last saying the rest is not read", d.nr);
 	free(dump);
 	ns_diag_free(&d);
