@@ -98,11 +98,7 @@ struct reader {
 	struct ns_config *c;
 	const struct ns_config_schema *schema;
 	int section;		/* enum below */
-	struct {
-		char key[80];
-		int line;
-	} seen[256];
-	int nr_seen;
+	struct ns_ini_seen seen;
 };
 
 enum {
@@ -113,25 +109,6 @@ enum {
 	SEC_COLOURS = SEC_KEYS + NS_CONFIG_NR_SCOPES,
 };
 
-static void once(struct ns_ini *ini, struct reader *r, const char *section, const char *name)
-{
-	char key[80];
-	int i;
-
-	snprintf(key, sizeof(key), "%s/%s", section, name);
-	for (i = 0; i < r->nr_seen; i++) {
-		if (!strcmp(r->seen[i].key, key)) {
-			ns_ini_error(ini, "%s is given again (first at line %d); this one counts",
-				     name, r->seen[i].line);
-			r->seen[i].line = ini->report_line;
-			return;
-		}
-	}
-	if (r->nr_seen < (int)(sizeof(r->seen) / sizeof(r->seen[0]))) {
-		strcpy(r->seen[r->nr_seen].key, key);
-		r->seen[r->nr_seen++].line = ini->report_line;
-	}
-}
 
 static void display_entry(struct ns_ini *ini, struct ns_config *c, const char *name,
 			  const char *v)
@@ -326,7 +303,7 @@ static void config_entry(struct ns_ini *ini, void *user, const char *section, co
 	}
 	if (r->section == SEC_UNKNOWN)
 		return;
-	once(ini, r, section, name);
+	ns_ini_once(ini, &r->seen, section, name);
 	if (r->section == SEC_DISPLAY)
 		display_entry(ini, r->c, name, value);
 	else if (r->section == SEC_SESSION)

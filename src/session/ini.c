@@ -629,3 +629,24 @@ void ns_ini_putf(FILE *out, const char *name, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', out);
 }
+
+void ns_ini_once(struct ns_ini *ini, struct ns_ini_seen *seen, const char *section,
+		 const char *name)
+{
+	char key[80];
+	int i;
+
+	snprintf(key, sizeof(key), "%s/%s", section, name);
+	for (i = 0; i < seen->n; i++) {
+		if (!strcmp(seen->v[i].key, key)) {
+			ns_ini_error(ini, "%s is given again (first at line %d); this one counts",
+				     name, seen->v[i].line);
+			seen->v[i].line = ini->report_line;
+			return;
+		}
+	}
+	if (seen->n < NS_INI_MAX_SEEN) {
+		strcpy(seen->v[seen->n].key, key);
+		seen->v[seen->n++].line = ini->report_line;
+	}
+}

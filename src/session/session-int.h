@@ -71,6 +71,24 @@ int ns_ini_slurp(const char *path, char **data, size_t *len);
 /* "FILE:LINE: message" at the current entry. */
 void ns_ini_error(struct ns_ini *ini, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The names a file gave so far, to report one given twice. */
+#define NS_INI_MAX_SEEN 256
+
+struct ns_ini_seen {
+	struct {
+		char key[80];
+		int line;
+	} v[NS_INI_MAX_SEEN];
+	int n;
+};
+
+/*
+ * ns_ini_once - note that @name of @section was given at the current line
+ * A name given again is reported (the last one counts).
+ */
+void ns_ini_once(struct ns_ini *ini, struct ns_ini_seen *seen, const char *section,
+		 const char *name);
+
 /* Values. Each returns 0, or -EINVAL after reporting "NAME: why". */
 int ns_ini_u64(struct ns_ini *ini, const char *name, const char *v, uint64_t max,
 	       uint64_t *out);

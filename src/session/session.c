@@ -222,39 +222,13 @@ void ns_session_apply(const struct ns_session *s, struct ns_view *view, const ch
 
 /* ---- reading ------------------------------------------------------------- */
 
-#define MAX_SEEN	64
-
 struct reader {
 	struct ns_session *s;
 	int known_section;
 	struct ns_search_spec search;	/* [search] as read so far */
-	struct {
-		char key[80];
-		int line;
-	} seen[MAX_SEEN];
-	int nr_seen;
+	struct ns_ini_seen seen;
 };
 
-/* A name that may be given once: say so when it comes again (the last counts). */
-static void once(struct ns_ini *ini, struct reader *r, const char *section, const char *name)
-{
-	char key[80];
-	int i;
-
-	snprintf(key, sizeof(key), "%s/%s", section, name);
-	for (i = 0; i < r->nr_seen; i++) {
-		if (!strcmp(r->seen[i].key, key)) {
-			ns_ini_error(ini, "%s is given again (first at line %d); this one counts",
-				     name, r->seen[i].line);
-			r->seen[i].line = ini->report_line;
-			return;
-		}
-	}
-	if (r->nr_seen < MAX_SEEN) {
-		strcpy(r->seen[r->nr_seen].key, key);
-		r->seen[r->nr_seen++].line = ini->report_line;
-	}
-}
 
 /* "10171.572790123": seconds, up to nine decimals; exact in ns. */
 static int parse_time(const char *v, uint64_t *ns, const char **end)
@@ -567,7 +541,7 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 	if (!r->known_section)
 		return;
 	if (strcmp(section, "filters") && strcmp(section, "graph"))
-		once(ini, r, section, name);
+		ns_ini_once(ini, &r->seen, section, name);
 	if (!strcmp(section, "trace"))
 		trace_entry(ini, s, name, value);
 	else if (!strcmp(section, "view"))
