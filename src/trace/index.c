@@ -54,10 +54,8 @@ struct worker {
 
 /* A name first given on some CPU to a task the saved cmdlines lack. */
 struct comm_seen {
-	int cpu;
+	struct ns_order_probe at;	/* where: its row comes from the order pass */
 	int pid;
-	uint64_t idx;
-	uint64_t row;
 	char comm[16];
 };
 
@@ -489,28 +487,36 @@ static int index_cpus(struct ns_trace *trace)
 	return ret;
 }
 
-static int cmp_comm_seen(const void *a, const void *b)
+static int cmp_comm_seen_pos(const void *a, const void *b)
 {
 	const struct comm_seen *x = a, *y = b;
 
-	if (x->row != y->row)
-		return x->row < y->row ? -1 : 1;
+	if (x->at.cpu != y->at.cpu)
+		return x->at.cpu < y->at.cpu ? -1 : 1;
+	if (x->at.idx != y->at.idx)
+		return x->at.idx < y->at.idx ? -1 : 1;
+	return 0;
+}
+
+static int cmp_comm_seen_row(const void *a, const void *b)
+{
+	const struct comm_seen *x = a, *y = b;
+
+	if (x->at.row != y->at.row)
+		return x->at.row < y->at.row ? -1 : 1;
 	return 0;
 }
 
 /*
- * Fold the CPUs' name tables into the trace's task table: the latest comm
- * for labels; and, since libtraceevent's sched_switch plugin registers the
- * comms it prints (first name wins), `trace-cmd report` shows "<...>" for a
- * task the saved cmdlines lack until a sched event has named it. Replay
- * that in report's order now, once, so that formatting rows later in any
- * order gives the same names.
+ * Fold the CPUs' name tables into the trace's task table (the latest comm,
+ * for labels) and list each CPU's first naming of a task the saved cmdlines
+ * lack, sorted by position, for the order pass to give them rows.
  */
-static int apply_comms(struct ns_trace *trace)
+static int collect_comms(struct ns_trace *trace, struct comm_seen **out, size_t *nr)
 {
 	struct comm_seen *seen = NULL;
 	size_t n = 0, cap = 0, i;
-	int cpu, ret = 0;
+	int cpu;
 
 	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
 		struct ns_tasks *names = &trace->cpus[cpu].names;
@@ -522,10 +528,8 @@ static int apply_comms(struct ns_trace *trace)
 			if (!t->pid)
 				continue;
 			g = ns_tasks_get(&trace->tasks, t->pid, true);
-			if (!g) {
-				ret = -ENOMEM;
-				goto out;
-			}
+			if (!g)
+				goto nomem;
 			if (t->comm[0] && (!g->comm[0] || t->last_ts >= g->last_ts)) {
 				memcpy(g->comm, t->comm, sizeof(g->comm));
 				g->last_ts = t->last_ts;
@@ -537,41 +541,54 @@ static int apply_comms(struct ns_trace *trace)
 
 				cap = cap ? cap * 2 : 256;
 				nv = realloc(seen, cap * sizeof(*seen));
-				if (!nv) {
-					ret = -ENOMEM;
-					goto out;
-				}
+				if (!nv)
+					goto nomem;
 				seen = nv;
 			}
-			seen[n].cpu = cpu;
+			seen[n].at.cpu = cpu;
+			seen[n].at.idx = (uint64_t)t->unknown_until;
 			seen[n].pid = t->pid;
-			seen[n].idx = (uint64_t)t->unknown_until;
 			memcpy(seen[n].comm, t->report_comm, sizeof(seen[n].comm));
 			n++;
 		}
 		ns_tasks_free(names);
 	}
-	for (i = 0; i < n; i++)
-		seen[i].row = ns_trace_row_of(trace, seen[i].cpu, seen[i].idx);
-	qsort(seen, n, sizeof(*seen), cmp_comm_seen);
+	if (n)
+		qsort(seen, n, sizeof(*seen), cmp_comm_seen_pos);
+	*out = seen;
+	*nr = n;
+	return 0;
+nomem:
+	free(seen);
+	return -ENOMEM;
+}
+
+/*
+ * libtraceevent's sched_switch plugin registers the comms it prints (first
+ * name wins), so `trace-cmd report` shows "<...>" for a task the saved
+ * cmdlines lack until a sched event has named it. Replay that in report's
+ * order now, once, so that formatting rows later in any order gives the same
+ * names.
+ */
+static int apply_comms(struct ns_trace *trace, struct comm_seen *seen, size_t n)
+{
+	size_t i;
+
+	qsort(seen, n, sizeof(*seen), cmp_comm_seen_row);
 	/* make libtraceevent build its sorted table before we add to it */
 	tep_data_comm_from_pid(trace->tep, 0);
 	for (i = 0; i < n; i++) {
 		struct ns_task *task = ns_tasks_get(&trace->tasks, seen[i].pid, true);
 
-		if (!task) {
-			ret = -ENOMEM;
-			goto out;
-		}
+		if (!task)
+			return -ENOMEM;
 		if (task->unknown_until != -1)
 			continue;
-		task->unknown_until = (int64_t)seen[i].row;
+		task->unknown_until = (int64_t)seen[i].at.row;
 		memcpy(task->report_comm, seen[i].comm, sizeof(task->report_comm));
 		tep_register_comm(trace->tep, seen[i].comm, seen[i].pid);
 	}
-out:
-	free(seen);
-	return ret;
+	return 0;
 }
 
 /**
@@ -580,6 +597,9 @@ out:
  */
 int ns_index_build(struct ns_trace *trace)
 {
+	struct ns_order_probe *probes;
+	struct comm_seen *seen = NULL;
+	size_t nr_seen = 0, i;
 	int cpu, ret;
 
 	ret = index_cpus(trace);
@@ -599,8 +619,23 @@ int ns_index_build(struct ns_trace *trace)
 	}
 	if (!trace->nr_events)
 		trace->first_ns = 0;
-	ret = ns_order_build(trace);
+	ret = collect_comms(trace, &seen, &nr_seen);
 	if (ret)
 		return ret;
-	return apply_comms(trace);
+	/* the order pass gives the namings their rows: an array of its probes */
+	probes = malloc((nr_seen ? nr_seen : 1) * sizeof(*probes));
+	if (!probes) {
+		free(seen);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr_seen; i++)
+		probes[i] = seen[i].at;
+	ret = ns_order_build(trace, probes, nr_seen);
+	for (i = 0; !ret && i < nr_seen; i++)
+		seen[i].at.row = probes[i].row;
+	if (!ret)
+		ret = apply_comms(trace, seen, nr_seen);
+	free(probes);
+	free(seen);
+	return ret;
 }

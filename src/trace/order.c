@@ -103,28 +103,50 @@ static uint64_t merger_peek_ts(const struct merger *m)
 	return m->n ? head_ts(m, m->heap[0]) : UINT64_MAX;
 }
 
-int ns_order_build(struct ns_trace *trace)
+int ns_order_build(struct ns_trace *trace, struct ns_order_probe *probes, size_t nr_probes)
 {
 	uint64_t row, ncpu = trace->nr_cpus;
+	size_t *next = NULL, *end = NULL, i;
 	struct ns_pos pos;
 	struct merger m;
 	int ret;
 
 	trace->nr_order = trace->nr_events / NS_ORDER_STRIDE + 1;
 	trace->order = calloc(trace->nr_order * (ncpu ? ncpu : 1), sizeof(*trace->order));
-	if (!trace->order)
-		return -ENOMEM;
+	next = calloc(ncpu + 1, sizeof(*next));
+	end = calloc(ncpu + 1, sizeof(*end));
+	if (!trace->order || !next || !end) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* each CPU's probes: [next[cpu], end[cpu]) of the sorted array */
+	for (i = 0; i < nr_probes; i++) {
+		int cpu = probes[i].cpu;
+
+		if (!end[cpu])
+			next[cpu] = i;
+		end[cpu] = i + 1;
+		probes[i].row = trace->nr_events;
+	}
 	ret = merger_init(&m, trace, NULL);
 	if (ret)
-		return ret;
+		goto out;
 	for (row = 0; row < trace->nr_events; row++) {
 		if (row % NS_ORDER_STRIDE == 0)
 			memcpy(&trace->order[row / NS_ORDER_STRIDE * ncpu], m.pos,
 			       ncpu * sizeof(*m.pos));
 		merger_next(&m, &pos);
+		while (next[pos.cpu] < end[pos.cpu] && probes[next[pos.cpu]].idx <= pos.idx) {
+			if (probes[next[pos.cpu]].idx == pos.idx)
+				probes[next[pos.cpu]].row = row;
+			next[pos.cpu]++;
+		}
 	}
 	merger_free(&m);
-	return 0;
+out:
+	free(next);
+	free(end);
+	return ret;
 }
 
 static const uint64_t *checkpoint(const struct ns_trace *trace, uint64_t k)

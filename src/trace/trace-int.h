@@ -121,7 +121,17 @@ int ns_trace_recycle(struct ns_trace *trace);
 void ns_trace_count_page(struct ns_trace *trace, struct ns_cpu *c, uint64_t page);
 
 /* order.c */
-int ns_order_build(struct ns_trace *trace);
+/*
+ * Events whose rows the caller wants while the order is built (in one
+ * pass, instead of one ns_trace_row_of() each): sorted by (cpu, idx).
+ */
+struct ns_order_probe {
+	int cpu;
+	uint64_t idx;
+	uint64_t row;		/* filled in */
+};
+
+int ns_order_build(struct ns_trace *trace, struct ns_order_probe *probes, size_t nr_probes);
 
 /* tasks.c */
 struct ns_task *ns_tasks_get(struct ns_tasks *tasks, int pid, bool create);
