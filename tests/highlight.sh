@@ -8,23 +8,8 @@
 # underline). Every wait polls the screen with a timeout.
 set -u
 
-top=${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-bin=${NS_BIN:-$top/build/nurseshark}
-sample=$top/contrib/sample.dat
-. "$top/tests/lib/screen.sh"
-trap screen_stop EXIT
-
-pass() { echo "PASS: highlight: $1"; }
-fail() {
-	echo "FAIL: highlight: $1"
-	[ -n "$SCREEN_LAST" ] && screen_dump
-	SCREEN_LAST=
-}
-
-if ! screen_have_tmux; then
-	echo "SKIP: highlight: tmux is not installed (make deps installs it)"
-	exit 0
-fi
+. "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
+ns_test_begin highlight tmux
 
 # check NAME ENV PARAM: an SGR sequence with PARAM (45: magenta background,
 # 4: underline) must stand right before every sched_switch of the list (other

@@ -13,40 +13,12 @@
 # Every wait polls the screen with a timeout; nothing sleeps to synchronise.
 set -u
 
-top=${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-bin=${NS_BIN:-$top/build/nurseshark}
-sample=$top/contrib/sample.dat
+. "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
+ns_test_begin narrow tmux
 shared=${NS_SHARED:-$top/../shared}
-tmp=$(mktemp -d)
-. "$top/tests/lib/screen.sh"
-trap 'screen_stop; rm -rf "$tmp"' EXIT
-
-pass() { echo "PASS: narrow: $1"; }
-fail() {
-	echo "FAIL: narrow: $1"
-	[ -n "$SCREEN_LAST" ] && screen_dump
-	SCREEN_LAST=
-}
-skip() { echo "SKIP: narrow: $1"; }
-
-if ! screen_have_tmux; then
-	skip "tmux is not installed (make deps installs it)"
-	exit 0
-fi
-if [ ! -x "$bin" ]; then
-	fail "the binary $bin is not built"
-	exit 0
-fi
 have_report=0
 command -v trace-cmd >/dev/null && have_report=1
-
-utf8=C
-for l in C.UTF-8 C.utf8 en_US.UTF-8; do
-	if [ "$(LC_ALL=$l locale charmap 2>/dev/null)" = UTF-8 ]; then
-		utf8=$l
-		break
-	fi
-done
+utf8=${utf8:-C}
 
 # A private home, new each time: no session or config file comes in.
 starts=0

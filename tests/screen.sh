@@ -11,37 +11,8 @@
 # Every wait polls the screen with a timeout; nothing sleeps to synchronise.
 set -u
 
-top=${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-bin=${NS_BIN:-$top/build/nurseshark}
-sample=$top/contrib/sample.dat
-tmp=$(mktemp -d)
-. "$top/tests/lib/screen.sh"
-trap 'screen_stop; rm -rf "$tmp"' EXIT
-
-pass() { echo "PASS: screen: $1"; }
-fail() {
-	echo "FAIL: screen: $1"
-	[ -n "$SCREEN_LAST" ] && screen_dump
-	SCREEN_LAST=
-}
-skip() { echo "SKIP: screen: $1"; }
-
-if ! screen_have_tmux; then
-	skip "tmux is not installed (make deps installs it)"
-	exit 0
-fi
-if [ ! -x "$bin" ]; then
-	fail "the binary $bin is not built"
-	exit 0
-fi
-
-utf8=
-for l in C.UTF-8 C.utf8 en_US.UTF-8; do
-	if [ "$(LC_ALL=$l locale charmap 2>/dev/null)" = UTF-8 ]; then
-		utf8=$l
-		break
-	fi
-done
+. "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
+ns_test_begin screen tmux
 
 # A shell line that runs nurseshark with ENV on FILE, then reports how it
 # ended and the tty's modes, and stays (cat) so the screen can be read.

@@ -17,34 +17,9 @@
 # wait polls the screen.
 set -u
 
-top=${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-bin=${NS_BIN:-$top/build/nurseshark}
-sample=$top/contrib/sample.dat
+. "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
+ns_test_begin session tmux
 other=$top/tests/data/lost-events.dat
-tmp=$(mktemp -d)
-. "$top/tests/lib/screen.sh"
-trap 'screen_stop; rm -rf "$tmp"' EXIT
-
-pass() { echo "PASS: session: $1"; }
-fail() {
-	echo "FAIL: session: $1"
-	[ -n "$SCREEN_LAST" ] && screen_dump
-	SCREEN_LAST=
-}
-skip() { echo "SKIP: session: $1"; }
-
-if [ ! -x "$bin" ]; then
-	fail "the binary $bin is not built"
-	exit 0
-fi
-
-utf8=
-for l in C.UTF-8 C.utf8 en_US.UTF-8; do
-	if [ "$(LC_ALL=$l locale charmap 2>/dev/null)" = UTF-8 ]; then
-		utf8=$l
-		break
-	fi
-done
 
 sum_before=$(cksum <"$sample")
 

@@ -10,29 +10,8 @@
 # every entry of the key table, mouse events and resizes replay.
 set -u
 
-top=${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-bin=${NS_BIN:-$top/build/nurseshark}
-sample=$top/contrib/sample.dat
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-pass() { echo "PASS: snapshot: $1"; }
-fail() { echo "FAIL: snapshot: $1"; }
-skip() { echo "SKIP: snapshot: $1"; }
-
-if [ ! -x "$bin" ]; then
-	fail "the binary $bin is not built"
-	exit 0
-fi
-
-# A UTF-8 locale for the checks that want the block characters.
-utf8=
-for l in C.UTF-8 C.utf8 en_US.UTF-8; do
-	if [ "$(LC_ALL=$l locale charmap 2>/dev/null)" = UTF-8 ]; then
-		utf8=$l
-		break
-	fi
-done
+. "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
+ns_test_begin snapshot
 
 # snap SIZE KEYS [FILE]: the screen, in the UTF-8 locale when there is one
 snap() {

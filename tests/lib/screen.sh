@@ -40,8 +40,7 @@ screen_have_tmux() {
 screen_start() {
 	local cols=$1 rows=$2 cmd=$3
 
-	screen_stop
-	trap screen_stop EXIT
+	screen_stop	# the caller's EXIT trap stops the last one (common.sh)
 	# a new socket each time: the last server may still be on its way out
 	SCREEN_STARTS=$((SCREEN_STARTS + 1))
 	SCREEN_SOCKET=nstest-$$-$SCREEN_STARTS
