@@ -246,41 +246,30 @@ int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row, uint6
  * kept in struct ns_task; filtered, it is the first such event printed.
  */
 struct namer {
-	struct tep_format_field *f[4];	/* prev_pid, next_pid, wakeup pid, wakeup_new pid */
-	int type[4];
+	struct sched_fields sched;
 	uint8_t *known;			/* a bit per pid named so far */
 	int max_pid;
 };
 
 static void namer_init(struct ns_trace *trace, struct namer *nm)
 {
-	static const char *const ev[4] = { "sched_switch", "sched_switch", "sched_wakeup",
-					   "sched_wakeup_new" };
-	static const char *const fld[4] = { "prev_pid", "next_pid", "pid", "pid" };
-	int i;
-
 	memset(nm, 0, sizeof(*nm));
-	for (i = 0; i < 4; i++) {
-		struct tep_event *e = tep_find_event_by_name(trace->tep, "sched", ev[i]);
-
-		nm->type[i] = e ? e->id : -1;
-		nm->f[i] = e ? tep_find_field(e, fld[i]) : NULL;
-	}
+	ns_sched_fields_find(trace->tep, &nm->sched);
 	nm->max_pid = 1 << 22;		/* the kernel's PID_MAX_LIMIT */
 	nm->known = calloc(nm->max_pid / 8, 1);
 }
 
 static void namer_learn(struct ns_trace *trace, struct namer *nm, struct tep_record *rec)
 {
-	int type = tep_data_type(trace->tep, rec), i;
-	unsigned long long pid;
+	struct ns_sched_name names[2];
+	int n, i;
 
-	for (i = 0; nm->known && i < 4; i++) {
-		if (type != nm->type[i] || !nm->f[i] ||
-		    tep_read_number_field(nm->f[i], rec->data, &pid) || pid >= (unsigned)nm->max_pid)
-			continue;
-		nm->known[pid / 8] |= 1 << (pid % 8);
-	}
+	if (!nm->known)
+		return;
+	n = ns_sched_names(&nm->sched, tep_data_type(trace->tep, rec), rec, names);
+	for (i = 0; i < n; i++)
+		if (names[i].registers && names[i].pid >= 0 && names[i].pid < nm->max_pid)
+			nm->known[names[i].pid / 8] |= 1 << (names[i].pid % 8);
 }
 
 static void namer_comm(struct ns_trace *trace, const struct namer *nm, struct ns_event_text *txt)

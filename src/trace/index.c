@@ -30,13 +30,6 @@
 
 #define NS_INDEX_MAX_THREADS 8
 
-/* Where sched_switch and sched_wakeup keep the fields we index. */
-struct sched_fields {
-	struct tep_event *sw, *wakeup, *wakeup_new;
-	struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
-	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
-};
-
 /* One indexing thread. */
 struct worker {
 	struct ns_trace *trace;
@@ -95,29 +88,6 @@ static void shrink(void **v, uint64_t *cap, uint64_t nr, size_t size)
 
 #define SHRINK(arr, nr, cap) shrink((void **)&(arr), &(cap), (nr), sizeof(*(arr)))
 
-static struct tep_format_field *field(struct tep_event *ev, const char *name)
-{
-	return ev ? tep_find_field(ev, name) : NULL;
-}
-
-static void find_sched_fields(struct tep_handle *tep, struct sched_fields *sf)
-{
-	memset(sf, 0, sizeof(*sf));
-	sf->sw = tep_find_event_by_name(tep, "sched", "sched_switch");
-	sf->wakeup = tep_find_event_by_name(tep, "sched", "sched_wakeup");
-	sf->wakeup_new = tep_find_event_by_name(tep, "sched", "sched_wakeup_new");
-	sf->prev_pid = field(sf->sw, "prev_pid");
-	sf->prev_comm = field(sf->sw, "prev_comm");
-	sf->next_pid = field(sf->sw, "next_pid");
-	sf->next_comm = field(sf->sw, "next_comm");
-	sf->wk_pid = field(sf->wakeup, "pid");
-	sf->wk_comm = field(sf->wakeup, "comm");
-	sf->wkn_pid = field(sf->wakeup_new, "pid");
-	sf->wkn_comm = field(sf->wakeup_new, "comm");
-	if (!sf->prev_pid || !sf->next_pid)
-		sf->sw = NULL;
-}
-
 /* A fresh handle for @w (closing the one it had, or recycling the trace's). */
 static int worker_open(struct worker *w)
 {
@@ -133,33 +103,9 @@ static int worker_open(struct worker *w)
 			return -EIO;
 	}
 	w->tep = tracecmd_get_tep(w->handle);
-	find_sched_fields(w->tep, &w->sched);
+	ns_sched_fields_find(w->tep, &w->sched);
 	w->bytes_read = 0;
 	return 0;
-}
-
-static int read_int(struct tep_format_field *f, struct tep_record *rec, int *val)
-{
-	unsigned long long v;
-
-	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size)
-		return -1;
-	if (tep_read_number_field(f, rec->data, &v))
-		return -1;
-	*val = (int)v;
-	return 0;
-}
-
-static void read_comm(struct tep_format_field *f, struct tep_record *rec, char *out, size_t len)
-{
-	size_t n;
-
-	out[0] = '\0';
-	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size)
-		return;
-	n = (size_t)f->size < len - 1 ? (size_t)f->size : len - 1;
-	memcpy(out, (char *)rec->data + f->offset, n);
-	out[n] = '\0';
 }
 
 /*
@@ -201,37 +147,21 @@ static int add_run(struct ns_cpu *c, uint64_t ts, int pid)
 static int index_sched(struct worker *w, struct ns_cpu *c, uint64_t idx, int type,
 		       struct tep_record *rec)
 {
-	const struct sched_fields *sf = &w->sched;
-	char comm[20];
-	int ret;
+	struct ns_sched_name names[2];
+	int n = ns_sched_names(&w->sched, type, rec, names), i, ret;
 
-	if (sf->sw && type == sf->sw->id) {
-		int prev_pid, next_pid;
-
-		if (read_int(sf->prev_pid, rec, &prev_pid) || read_int(sf->next_pid, rec, &next_pid))
-			return 0;
+	if (n == 2) {
 		/* before the first switch, the task it switches away from ran */
-		if (!c->nr_runs && (ret = add_run(c, c->events[0].ts_ns, prev_pid)))
+		if (!c->nr_runs && (ret = add_run(c, c->events[0].ts_ns, names[0].pid)))
 			return ret;
-		if ((ret = add_run(c, rec->ts, next_pid)))
+		if ((ret = add_run(c, rec->ts, names[1].pid)))
 			return ret;
-		/* the plugin names prev before next, as report prints them */
-		read_comm(sf->prev_comm, rec, comm, sizeof(comm));
-		if ((ret = note_comm(w, c, idx, rec->ts, prev_pid, comm)))
-			return ret;
-		read_comm(sf->next_comm, rec, comm, sizeof(comm));
-		return note_comm(w, c, idx, rec->ts, next_pid, comm);
 	}
-	if ((sf->wakeup && type == sf->wakeup->id && sf->wk_comm) ||
-	    (sf->wakeup_new && type == sf->wakeup_new->id && sf->wkn_comm)) {
-		bool is_new = !(sf->wakeup && type == sf->wakeup->id);
-		int pid;
-
-		if (read_int(is_new ? sf->wkn_pid : sf->wk_pid, rec, &pid))
-			return 0;
-		read_comm(is_new ? sf->wkn_comm : sf->wk_comm, rec, comm, sizeof(comm));
-		return note_comm(w, c, idx, rec->ts, pid, comm);
-	}
+	/* the plugin names prev before next, as report prints them */
+	for (i = 0; i < n; i++)
+		if (names[i].registers && (ret = note_comm(w, c, idx, rec->ts, names[i].pid,
+							   names[i].comm)))
+			return ret;
 	return 0;
 }
 
@@ -460,7 +390,7 @@ static int index_cpus(struct ns_trace *trace)
 		workers[i].pages = pages;
 		if (pages) {
 			workers[i].tep = trace->tep;
-			find_sched_fields(trace->tep, &workers[i].sched);
+			ns_sched_fields_find(trace->tep, &workers[i].sched);
 		}
 		workers[i].trace = trace;
 		workers[i].lock = &lock;

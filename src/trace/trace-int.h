@@ -112,6 +112,23 @@ struct ns_trace {
 	struct ns_tasks tasks;
 };
 
+/* sched.c: where sched events keep the fields we read */
+struct sched_fields {
+	struct tep_event *sw, *wakeup, *wakeup_new;
+	struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
+	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
+};
+
+struct ns_sched_name {
+	int pid;
+	bool registers;		/* the sched plugin registers this name */
+	char comm[16];
+};
+
+void ns_sched_fields_find(struct tep_handle *tep, struct sched_fields *sf);
+int ns_sched_names(const struct sched_fields *sf, int type, struct tep_record *rec,
+		   struct ns_sched_name out[2]);
+
 /* index.c */
 int ns_index_build(struct ns_trace *trace);
 
