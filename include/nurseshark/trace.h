@@ -18,12 +18,11 @@
 
 struct ns_trace;
 
-/* One entry of the per-CPU index: 16 bytes per event. */
+/* What the index knows of one event (it keeps it in 8 bytes, see events.c). */
 struct ns_event {
 	uint64_t ts_ns;
 	int32_t pid;
-	uint16_t type;		/* libtraceevent event id */
-	uint16_t page_off;	/* where the record sits in its ring-buffer page */
+	int32_t type;		/* libtraceevent event id */
 };
 
 /*
@@ -79,8 +78,14 @@ uint64_t ns_trace_last_ns(const struct ns_trace *trace);
 /* Bytes of memory held by the index (events, runs, order checkpoints). */
 size_t ns_trace_index_bytes(const struct ns_trace *trace);
 
-const struct ns_event *ns_trace_cpu_events(const struct ns_trace *trace, int cpu,
-					   uint64_t *count);
+/* Events of @cpu, indexed 0 .. count - 1 in the order its ring buffer holds them. */
+uint64_t ns_trace_cpu_nr_events(const struct ns_trace *trace, int cpu);
+/* Event @idx of @cpu: 0, or -ENOENT (and @ev untouched) out of range. */
+int ns_trace_event(const struct ns_trace *trace, int cpu, uint64_t idx, struct ns_event *ev);
+/* One field of event @idx of @cpu; both must be in range. */
+uint64_t ns_trace_ev_ts(const struct ns_trace *trace, int cpu, uint64_t idx);
+int ns_trace_ev_pid(const struct ns_trace *trace, int cpu, uint64_t idx);
+int ns_trace_ev_type(const struct ns_trace *trace, int cpu, uint64_t idx);
 const struct ns_run *ns_trace_cpu_runs(const struct ns_trace *trace, int cpu,
 				       uint64_t *count);
 
@@ -101,9 +106,9 @@ size_t ns_trace_rows(const struct ns_trace *trace, uint64_t first_row, size_t n,
 uint64_t ns_trace_row_of(const struct ns_trace *trace, int cpu, uint64_t idx);
 /* The first row whose timestamp is >= @ts_ns (nr_events if none). */
 uint64_t ns_trace_row_at_ns(const struct ns_trace *trace, uint64_t ts_ns);
-/* The event at a row (NULL past the end). */
-const struct ns_event *ns_trace_row_event(const struct ns_trace *trace, uint64_t row,
-					  struct ns_pos *pos);
+/* The event at a row, with its position if @pos: 0, or -ENOENT past the end. */
+int ns_trace_row_event(const struct ns_trace *trace, uint64_t row, struct ns_pos *pos,
+		       struct ns_event *ev);
 
 /* Name of a task for labels: the last comm seen for the pid, "<idle>" for 0. */
 const char *ns_trace_task_comm(const struct ns_trace *trace, int pid);

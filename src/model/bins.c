@@ -305,14 +305,13 @@ int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_n
 {
 	const struct ns_trace *trace = bins->trace;
 	uint64_t nr_runs, nr_events, last_ns = ns_trace_last_ns(trace);
-	const struct ns_event *events;
 	const struct ns_run *runs;
 	int col;
 
 	if (cpu < 0 || cpu >= bins->nr_cpus || cols <= 0)
 		return -EINVAL;
 	runs = ns_trace_cpu_runs(trace, cpu, &nr_runs);
-	events = ns_trace_cpu_events(trace, cpu, &nr_events);
+	nr_events = ns_trace_cpu_nr_events(trace, cpu);
 
 	for (col = 0; col < cols; col++) {
 		uint64_t a = ns_window_col_ns(start_ns, end_ns, cols, col);
@@ -325,7 +324,7 @@ int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_n
 		bin->flags = 0;
 		if (b <= a)
 			b = a + 1;
-		if (i < nr_events && events[i].ts_ns < b)
+		if (i < nr_events && ns_trace_ev_ts(trace, cpu, i) < b)
 			bin->flags |= NS_BIN_EVENTS;
 		if (!nr_runs || b <= runs[0].start_ns || a >= last_ns)
 			continue;

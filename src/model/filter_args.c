@@ -70,10 +70,7 @@ int ns_filter_set_hide_empty_cpus(struct ns_filter_set *fs, const struct ns_trac
 	int cpu, ret;
 
 	for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++) {
-		uint64_t n;
-
-		ns_trace_cpu_events(trace, cpu, &n);
-		if (n)
+		if (ns_trace_cpu_nr_events(trace, cpu))
 			continue;
 		ret = ns_filter_set_hide_cpu(fs, cpu, 1);
 		if (ret)

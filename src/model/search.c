@@ -286,14 +286,14 @@ void ns_search_job_free(struct ns_search_job *job)
 static int test_event(struct ns_search_job *job, int cpu, uint64_t idx, uint64_t row)
 {
 	const struct ns_search *s = job->s;
-	const struct ns_event *ev;
-	uint64_t count;
+	struct ns_event ev;
 	int ret;
 
-	ev = &ns_trace_cpu_events(job->trace, cpu, &count)[idx];
+	if (ns_trace_event(job->trace, cpu, idx, &ev))
+		return -ENOENT;
 	if (!ns_search_needs_text(s))
-		return ns_search_match(s, NULL, NULL, ev->pid, cpu,
-				       ns_trace_event_name(job->trace, ev->type),
+		return ns_search_match(s, NULL, NULL, ev.pid, cpu,
+				       ns_trace_event_name(job->trace, ev.type),
 				       s->spec.column == NS_SEARCH_TASK ?
 				       ns_trace_row_comm(job->trace, cpu, idx, row) : NULL);
 	if (s->spec.column == NS_SEARCH_ANY && s->spec.mode != NS_SEARCH_EXACT)
@@ -303,7 +303,7 @@ static int test_event(struct ns_search_job *job, int cpu, uint64_t idx, uint64_t
 		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, NULL, NULL);
 	if (ret)
 		return ret;
-	return ns_search_match(s, &job->txt, job->line, ev->pid, cpu, job->txt.event, NULL);
+	return ns_search_match(s, &job->txt, job->line, ev.pid, cpu, job->txt.event, NULL);
 }
 
 /*
@@ -441,40 +441,41 @@ static bool same(const struct ns_event *a, int a_cpu, const struct ns_event *b, 
 int ns_view_jump(struct ns_view *view, int kind, int dir)
 {
 	const struct ns_trace *trace = view->trace;
-	const struct ns_event *sel, *best = NULL;
+	struct ns_event sel, best_ev, ev;
+	const struct ns_event *best = NULL;
 	int nr_cpus = ns_trace_nr_cpus(trace), cpu, best_cpu = -1;
 	uint64_t best_idx = 0;
 	struct ns_pos sp;
 
 	if (!ns_view_nr_rows(view))
 		return -ENOENT;
-	sel = ns_trace_row_event(trace, view->selected, &sp);
-	if (!sel)
+	if (ns_trace_row_event(trace, view->selected, &sp, &sel))
 		return -ENOENT;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		const struct ns_event *ev;
 		uint64_t n, i;
 
 		if (kind == NS_JUMP_CPU && cpu != sp.cpu)
 			continue;
-		ev = ns_trace_cpu_events(trace, cpu, &n);
+		n = ns_trace_cpu_nr_events(trace, cpu);
 		/* the first candidate of this CPU after (before) the selection in report order */
 		if (cpu == sp.cpu) {
 			i = dir > 0 ? sp.idx + 1 : sp.idx;
 		} else {
-			i = ns_trace_cpu_lower_bound(trace, cpu, sel->ts_ns);
+			i = ns_trace_cpu_lower_bound(trace, cpu, sel.ts_ns);
 			/* ties go to the lower CPU */
-			while (i < n && ev[i].ts_ns == sel->ts_ns && cpu < sp.cpu)
+			while (i < n && ns_trace_ev_ts(trace, cpu, i) == sel.ts_ns && cpu < sp.cpu)
 				i++;
 		}
 		if (dir > 0) {
 			for (; i < n; i++) {
-				if (best && (ev[i].ts_ns > best->ts_ns ||
-					     (ev[i].ts_ns == best->ts_ns && cpu > best_cpu)))
+				ns_trace_event(trace, cpu, i, &ev);
+				if (best && (ev.ts_ns > best->ts_ns ||
+					     (ev.ts_ns == best->ts_ns && cpu > best_cpu)))
 					break;
-				if (same(&ev[i], cpu, sel, sp.cpu, kind) &&
+				if (same(&ev, cpu, &sel, sp.cpu, kind) &&
 				    ns_visible_list_event(view->visible, cpu, i)) {
-					best = &ev[i];
+					best_ev = ev;
+					best = &best_ev;
 					best_cpu = cpu;
 					best_idx = i;
 					break;
@@ -482,12 +483,14 @@ int ns_view_jump(struct ns_view *view, int kind, int dir)
 			}
 		} else {
 			while (i-- > 0) {
-				if (best && (ev[i].ts_ns < best->ts_ns ||
-					     (ev[i].ts_ns == best->ts_ns && cpu < best_cpu)))
+				ns_trace_event(trace, cpu, i, &ev);
+				if (best && (ev.ts_ns < best->ts_ns ||
+					     (ev.ts_ns == best->ts_ns && cpu < best_cpu)))
 					break;
-				if (same(&ev[i], cpu, sel, sp.cpu, kind) &&
+				if (same(&ev, cpu, &sel, sp.cpu, kind) &&
 				    ns_visible_list_event(view->visible, cpu, i)) {
-					best = &ev[i];
+					best_ev = ev;
+					best = &best_ev;
 					best_cpu = cpu;
 					best_idx = i;
 					break;

@@ -88,16 +88,18 @@ int ns_task_list_build(const struct ns_trace *trace, struct ns_task_info **out)
 
 	*out = NULL;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		const struct ns_event *ev = ns_trace_cpu_events(trace, cpu, &n);
 		const struct ns_run *runs;
 
+		n = ns_trace_cpu_nr_events(trace, cpu);
 		for (i = 0; i < n; i++) {
+			int pid = ns_trace_ev_pid(trace, cpu, i);
+
 			/* runs of events of one task are common: skip the lookup */
-			if (ev[i].pid != last_pid || !s) {
-				s = table_get(&t, ev[i].pid);
+			if (pid != last_pid || !s) {
+				s = table_get(&t, pid);
 				if (!s)
 					goto nomem;
-				last_pid = ev[i].pid;
+				last_pid = pid;
 			}
 			s->events++;
 		}
@@ -208,7 +210,6 @@ struct ns_task_row *ns_task_row_open(const struct ns_trace *trace, int pid)
 		goto fail;
 	for (cpu = 0; cpu < tr->nr_cpus; cpu++) {
 		const struct ns_run *runs = ns_trace_cpu_runs(trace, cpu, &n);
-		const struct ns_event *ev;
 
 		tr->cpu_spans[cpu] = tr->nr_spans;
 		for (i = 0; i < n; i++) {
@@ -218,16 +219,16 @@ struct ns_task_row *ns_task_row_open(const struct ns_trace *trace, int pid)
 			    push_span(tr, &cap, runs[i].start_ns, end, cpu))
 				goto fail;
 		}
-		ev = ns_trace_cpu_events(trace, cpu, &n);
+		n = ns_trace_cpu_nr_events(trace, cpu);
 		for (i = 0, k = 0; i < n; i++)
-			k += ev[i].pid == pid;
+			k += ns_trace_ev_pid(trace, cpu, i) == pid;
 		if (!k)
 			continue;
 		tr->idx[cpu] = malloc(k * sizeof(uint64_t));
 		if (!tr->idx[cpu])
 			goto fail;
-		for (i = 0; i < n; i++)
-			if (ev[i].pid == pid)
+		for (i = 0; i < n && tr->nr_idx[cpu] < k; i++)
+			if (ns_trace_ev_pid(trace, cpu, i) == pid)
 				tr->idx[cpu][tr->nr_idx[cpu]++] = i;
 		tr->nr_events += k;
 	}
@@ -288,14 +289,12 @@ static uint64_t first_span(const struct ns_task_row *tr, int cpu, uint64_t a)
 /* The first of the task's events of @cpu at or after @ts (position in idx[cpu]). */
 static uint64_t event_lower_bound(const struct ns_task_row *tr, int cpu, uint64_t ts)
 {
-	const struct ns_event *ev;
-	uint64_t lo = 0, hi = tr->nr_idx[cpu], n;
+	uint64_t lo = 0, hi = tr->nr_idx[cpu];
 
-	ev = ns_trace_cpu_events(tr->trace, cpu, &n);
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (ev[tr->idx[cpu][mid]].ts_ns < ts)
+		if (ns_trace_ev_ts(tr->trace, cpu, tr->idx[cpu][mid]) < ts)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -309,19 +308,17 @@ static uint64_t event_lower_bound(const struct ns_task_row *tr, int cpu, uint64_
 static int event_in(const struct ns_task_row *tr, const struct ns_visible *vis, uint64_t a,
 		    uint64_t b)
 {
-	uint64_t best_ts = UINT64_MAX, n;
+	uint64_t best_ts = UINT64_MAX;
 	int cpu, best = -1;
 
 	for (cpu = 0; cpu < tr->nr_cpus; cpu++) {
-		const struct ns_event *ev;
 		uint64_t p, k;
 
 		if (!tr->nr_idx[cpu])
 			continue;
-		ev = ns_trace_cpu_events(tr->trace, cpu, &n);
 		p = event_lower_bound(tr, cpu, a);
 		for (k = 0; p < tr->nr_idx[cpu] && k < NS_TASK_ROW_SCAN; p++, k++) {
-			uint64_t ts = ev[tr->idx[cpu][p]].ts_ns;
+			uint64_t ts = ns_trace_ev_ts(tr->trace, cpu, tr->idx[cpu][p]);
 
 			if (ts >= b || ts >= best_ts)
 				break;
@@ -380,17 +377,15 @@ void ns_task_row_bins(const struct ns_task_row *tr, const struct ns_visible *vis
 int ns_task_row_nearest(const struct ns_task_row *tr, uint64_t ts_ns, int *cpu_out,
 			uint64_t *idx_out)
 {
-	uint64_t best_d = UINT64_MAX, n;
+	uint64_t best_d = UINT64_MAX;
 	int cpu, found = -1;
 
 	for (cpu = 0; cpu < tr->nr_cpus; cpu++) {
-		const struct ns_event *ev;
 		uint64_t p;
 		int k;
 
 		if (!tr->nr_idx[cpu])
 			continue;
-		ev = ns_trace_cpu_events(tr->trace, cpu, &n);
 		p = event_lower_bound(tr, cpu, ts_ns);
 		for (k = 0; k < 2; k++) {
 			uint64_t q, t, d;
@@ -400,7 +395,7 @@ int ns_task_row_nearest(const struct ns_task_row *tr, uint64_t ts_ns, int *cpu_o
 			if (k == 1 && p == 0)
 				continue;
 			q = k == 0 ? p : p - 1;
-			t = ev[tr->idx[cpu][q]].ts_ns;
+			t = ns_trace_ev_ts(tr->trace, cpu, tr->idx[cpu][q]);
 			d = t > ts_ns ? t - ts_ns : ts_ns - t;
 			if (d < best_d) {
 				best_d = d;

@@ -65,12 +65,13 @@ uint64_t ns_view_pos_row(const struct ns_view *view, uint64_t pos)
 
 static void refresh_selected(struct ns_view *view)
 {
-	const struct ns_event *ev;
+	struct ns_event ev;
 	struct ns_pos pos;
+	bool ok = ns_view_nr_rows(view) &&
+		  !ns_trace_row_event(view->trace, view->selected, &pos, &ev);
 
-	ev = ns_view_nr_rows(view) ? ns_trace_row_event(view->trace, view->selected, &pos) : NULL;
-	view->selected_ns = ev ? ev->ts_ns : 0;
-	view->selected_cpu = ev ? pos.cpu : -1;
+	view->selected_ns = ok ? ev.ts_ns : 0;
+	view->selected_cpu = ok ? pos.cpu : -1;
 }
 
 int ns_view_init(struct ns_view *view, const struct ns_trace *trace, int cols, int list_rows)
@@ -106,9 +107,9 @@ void ns_view_free(struct ns_view *view)
 static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 {
 	const struct ns_visible *vis = view->visible;
-	uint64_t nr_runs, nr_ev, last_ns = ns_trace_last_ns(view->trace);
+	uint64_t nr_runs, last_ns = ns_trace_last_ns(view->trace);
+	uint64_t nr_ev = ns_trace_cpu_nr_events(view->trace, cpu);
 	const struct ns_run *runs = ns_trace_cpu_runs(view->trace, cpu, &nr_runs);
-	const struct ns_event *ev = ns_trace_cpu_events(view->trace, cpu, &nr_ev);
 	int col;
 
 	for (col = 0; col < view->cols; col++) {
@@ -160,7 +161,7 @@ static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 			uint64_t first = ns_visible_graph_next(vis, cpu, i);
 
 			if (first < nr_ev)
-				bin->pid = ev[first].pid;
+				bin->pid = ns_trace_ev_pid(view->trace, cpu, first);
 		}
 	}
 }
@@ -393,8 +394,8 @@ int ns_view_nearest_row(const struct ns_view *view, int cpu, int col, uint64_t *
 {
 	uint64_t a = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col);
 	uint64_t b = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col + 1);
-	uint64_t mid = a + (b - a) / 2, n, i, best;
-	const struct ns_event *ev = ns_trace_cpu_events(view->trace, cpu, &n);
+	uint64_t mid = a + (b - a) / 2, i, best;
+	uint64_t n = ns_trace_cpu_nr_events(view->trace, cpu);
 
 	if (!n)
 		return -1;
@@ -404,7 +405,8 @@ int ns_view_nearest_row(const struct ns_view *view, int cpu, int col, uint64_t *
 	else if (i == 0)
 		best = 0;
 	else
-		best = mid - ev[i - 1].ts_ns <= ev[i].ts_ns - mid ? i - 1 : i;
+		best = mid - ns_trace_ev_ts(view->trace, cpu, i - 1) <=
+		       ns_trace_ev_ts(view->trace, cpu, i) - mid ? i - 1 : i;
 	*row = ns_trace_row_of(view->trace, cpu, best);
 	return 0;
 }

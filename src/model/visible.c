@@ -44,7 +44,7 @@
 #define PANE_GRAPH		0
 #define PANE_LIST		1
 #define NS_VISIBLE_CHUNK	4096	/* rows merged at a time */
-#define NS_NR_TYPES		65536	/* event ids are 16 bits in the index */
+#define NS_NR_TYPES		65536	/* event ids are 16 bits (common_type) */
 #define WORDS_PER_BLOCK		8
 
 /* ---- bitmaps with a rank index ------------------------------------------ */
@@ -486,9 +486,8 @@ int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
 		if (!vis->list_cpu)
 			goto fail;
 		for (i = 0; i < nr_cpus; i++) {
-			uint64_t count;
+			uint64_t count = ns_trace_cpu_nr_events(trace, i);
 
-			ns_trace_cpu_events(trace, i, &count);
 			if (bits_alloc(&vis->list_cpu[i], count))
 				goto fail;
 		}
@@ -498,9 +497,8 @@ int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
 		if (!vis->graph)
 			goto fail;
 		for (i = 0; i < nr_cpus; i++) {
-			uint64_t count;
+			uint64_t count = ns_trace_cpu_nr_events(trace, i);
 
-			ns_trace_cpu_events(trace, i, &count);
 			if (bits_alloc(&vis->graph[i], count))
 				goto fail;
 		}
@@ -549,7 +547,7 @@ static bool cheap_ok(const struct pane *p, const struct ns_event *ev, int cpu)
 		return false;
 	if (p->nr_hide_pids && has_pid(p->hide_pids, p->nr_hide_pids, ev->pid))
 		return false;
-	if (p->type_ok && !p->type_ok[ev->type])
+	if (p->type_ok && !p->type_ok[(uint16_t)ev->type])
 		return false;
 	if (p->cpu_ok && !p->cpu_ok[cpu])
 		return false;
@@ -592,19 +590,19 @@ int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
 			return -EIO;
 		for (i = 0; i < got; i++, pass->row++) {
 			int cpu = pass->pos[i].cpu;
-			uint64_t idx = pass->pos[i].idx, count, match = 0;
-			const struct ns_event *ev = &ns_trace_cpu_events(pass->trace, cpu,
-									 &count)[idx];
+			uint64_t idx = pass->pos[i].idx, match = 0;
+			struct ns_event evv, *ev = &evv;
 			const struct type_verdict *v = NULL;
 			bool ok[NS_PANES];
 
+			ns_trace_event(pass->trace, cpu, idx, ev);
 			for (pane = 0; pane < NS_PANES; pane++)
 				ok[pane] = vis->pane[pane].active &&
 					   cheap_ok(&vis->pane[pane], ev, cpu);
 			if (pass->tf && (ok[0] || ok[1])) {
 				uint64_t want_mask = 0;
 
-				v = verdict_of(pass, ev->type);
+				v = verdict_of(pass, (uint16_t)ev->type);
 				for (pane = 0; pane < NS_PANES; pane++)
 					if (ok[pane] && (v->show[pane] == V_MAYBE ||
 							 v->hide[pane] == V_MAYBE))

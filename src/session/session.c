@@ -137,9 +137,9 @@ int ns_session_compare_trace(const struct ns_session *s, const struct ns_trace_i
 /* The row still holds an event with the time it was saved with. */
 static int row_holds(const struct ns_view *view, uint64_t row, uint64_t ts_ns)
 {
-	const struct ns_event *ev = ns_trace_row_event(view->trace, row, NULL);
+	struct ns_event ev;
 
-	return ev && ev->ts_ns == ts_ns;
+	return !ns_trace_row_event(view->trace, row, NULL, &ev) && ev.ts_ns == ts_ns;
 }
 
 void ns_session_apply(const struct ns_session *s, struct ns_view *view, const char *what,

@@ -38,21 +38,11 @@ size_t ns_trace_index_bytes(const struct ns_trace *trace)
 	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
 		const struct ns_cpu *c = &trace->cpus[cpu];
 
-		bytes += c->cap_events * sizeof(*c->events) + c->cap_pages * sizeof(*c->pages) +
+		bytes += ns_events_bytes(&c->ev, c->nr_events) +
+			 c->cap_page_offs * sizeof(*c->page_offs) + c->cap_pages * sizeof(*c->pages) +
 			 c->cap_runs * sizeof(*c->runs) + c->cap_missed * sizeof(*c->missed);
 	}
 	return bytes + trace->tasks.cap * sizeof(*trace->tasks.slots);
-}
-
-const struct ns_event *ns_trace_cpu_events(const struct ns_trace *trace, int cpu,
-					   uint64_t *count)
-{
-	if (cpu < 0 || cpu >= trace->nr_cpus) {
-		*count = 0;
-		return NULL;
-	}
-	*count = trace->cpus[cpu].nr_events;
-	return trace->cpus[cpu].events;
 }
 
 const struct ns_run *ns_trace_cpu_runs(const struct ns_trace *trace, int cpu, uint64_t *count)
@@ -73,11 +63,11 @@ uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_
 	if (cpu < 0 || cpu >= trace->nr_cpus)
 		return 0;
 	c = &trace->cpus[cpu];
-	hi = c->nr_events;
+	hi = ns_trace_cpu_nr_events(trace, cpu);
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (c->events[mid].ts_ns < ts_ns)
+		if (ns_ev_ts(&c->ev, mid) < ts_ns)
 			lo = mid + 1;
 		else
 			hi = mid;

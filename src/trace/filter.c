@@ -300,7 +300,7 @@ int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint
 			break;
 		}
 	}
-	tracecmd_free_record(rec);
+	ns_trace_read_done(f->trace, rec);
 	return ret;
 }
 

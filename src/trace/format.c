@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pages.h"
 #include "trace-int.h"
 
 static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
@@ -27,10 +28,61 @@ static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
 	return lo;
 }
 
+/* Event (cpu, idx) from the fast reader: the (idx - first)-th record of its page. */
+static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cpu *c, int cpu,
+				     uint64_t idx)
+{
+	struct ns_pages_record r;
+	uint64_t p, skip;
+
+	if (!c->rd) {
+		c->rd = ns_pages_iter_open(trace->pages, cpu, 0, UINT64_MAX);
+		if (!c->rd)
+			return NULL;
+		/* a list jumps about: map a little of the file at a time */
+		ns_pages_iter_window(c->rd, 256u << 10);
+		c->have_next = false;
+	}
+	if (!c->have_next || c->next_idx != idx) {
+		p = page_of(c, idx);
+		/* page offsets grow by a page per page from the CPU's first */
+		ns_pages_iter_seek(c->rd, (c->pages[p].offset -
+					   ns_pages_page_offset(trace->pages, cpu, 0)) /
+				   (uint64_t)trace->page_size, UINT64_MAX);
+		for (skip = idx - c->pages[p].first_idx; skip; skip--)
+			if (ns_pages_iter_next(c->rd, &r) != 1)
+				return NULL;
+	}
+	c->have_next = false;
+	if (ns_pages_iter_next(c->rd, &r) != 1)
+		return NULL;
+	c->rd_rec = (struct tep_record){
+		.ts = r.ts_ns,
+		.offset = r.offset,
+		.missed_events = r.missed,
+		.size = (int)r.size,
+		.data = (void *)r.data,
+		.cpu = cpu,
+	};
+	return &c->rd_rec;
+}
+
+/*
+ * trace-cmd's own handlers of the ftrace events (function_graph's entry
+ * looks ahead for its return) read the records that follow from the
+ * libtracecmd handle the record came from: those are read there.
+ */
+static bool needs_handle(struct ns_trace *trace, const struct tep_record *rec)
+{
+	int type = tep_data_type(trace->tep, (struct tep_record *)rec);
+
+	return !strcmp(ns_trace_event_system(trace, type), "ftrace");
+}
+
 /**
  * ns_trace_read - read event (cpu, idx) back from the file
- * Returns a record to free with tracecmd_free_record() before the next call
- * (the handle may be recycled then), or NULL.
+ * Returns a record to hand back with ns_trace_read_done() before the next
+ * call (the handle may be recycled then, the page unmapped), or NULL.
  */
 struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx)
 {
@@ -40,32 +92,62 @@ struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx)
 
 	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
 		return NULL;
-	if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES && ns_trace_recycle(trace))
-		return NULL;
-	if (!trace->handle)
-		return NULL;
 	c = &trace->cpus[cpu];
-	if (c->have_next && c->next_idx == idx) {
-		rec = tracecmd_read_data(trace->handle, cpu);
-	} else {
-		uint64_t off = c->pages[page_of(c, idx)].offset + c->events[idx].page_off;
+	if (trace->pages) {
+		rec = read_pages(trace, c, cpu, idx);
+		if (rec && needs_handle(trace, rec)) {
+			/* its plugin reads on through libtracecmd: read it there */
+			uint64_t off = rec->offset;
 
-		rec = tracecmd_read_at(trace->handle, off, &rcpu);
-		if (rec && rcpu != cpu) {
-			tracecmd_free_record(rec);
-			rec = NULL;
+			c->have_next = false;
+			if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES &&
+			    ns_trace_recycle(trace))
+				return NULL;
+			rec = trace->handle ? tracecmd_read_at(trace->handle, off, &rcpu) : NULL;
+			if (rec && rcpu != cpu) {
+				tracecmd_free_record(rec);
+				rec = NULL;
+			}
+			if (rec)
+				ns_trace_count_page(trace, c,
+						    off & ~(uint64_t)(trace->page_size - 1));
 		}
+	} else {
+		if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES &&
+		    ns_trace_recycle(trace))
+			return NULL;
+		if (!trace->handle)
+			return NULL;
+		if (c->have_next && c->next_idx == idx) {
+			rec = tracecmd_read_data(trace->handle, cpu);
+		} else {
+			uint64_t off = c->pages[page_of(c, idx)].offset + c->page_offs[idx];
+
+			rec = tracecmd_read_at(trace->handle, off, &rcpu);
+			if (rec && rcpu != cpu) {
+				tracecmd_free_record(rec);
+				rec = NULL;
+			}
+		}
+		if (rec)
+			ns_trace_count_page(trace, c,
+					    rec->offset & ~(uint64_t)(trace->page_size - 1));
 	}
 	/* the index and the file must agree, or we would show another event */
-	if (rec && rec->ts != c->events[idx].ts_ns) {
-		tracecmd_free_record(rec);
+	if (rec && rec->ts != ns_ev_ts(&c->ev, idx)) {
+		ns_trace_read_done(trace, rec);
 		rec = NULL;
 	}
 	c->have_next = rec != NULL;
 	c->next_idx = idx + 1;
-	if (rec)
-		ns_trace_count_page(trace, c, rec->offset & ~(uint64_t)(trace->page_size - 1));
 	return rec;
+}
+
+/* Done with a record of ns_trace_read(). */
+void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec)
+{
+	if (rec && (!trace->pages || rec != &trace->cpus[rec->cpu].rd_rec))
+		tracecmd_free_record(rec);
 }
 
 static long long missed_before(const struct ns_cpu *c, uint64_t idx)
@@ -101,7 +183,7 @@ const char *ns_trace_row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uin
 {
 	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
 		return "";
-	return row_comm(trace, cpu, idx, row, trace->cpus[cpu].events[idx].pid);
+	return row_comm(trace, cpu, idx, row, ns_trace_ev_pid(trace, cpu, idx));
 }
 
 static void copy_seq(char *dst, size_t len, struct trace_seq *s)
@@ -123,7 +205,7 @@ static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	size_t n;
 
 	trace_seq_init(&s);
-	txt->pid = trace->cpus[cpu].events[idx].pid;
+	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
 	txt->cpu = cpu;
 	snprintf(txt->comm, sizeof(txt->comm), "%s", row_comm(trace, cpu, idx, row, txt->pid));
 
@@ -173,7 +255,7 @@ int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_eve
 	if (!rec)
 		return -EIO;
 	ret = format_record(trace, cpu, idx, UINT64_MAX, rec, txt, time_raw, sizeof(time_raw));
-	tracecmd_free_record(rec);
+	ns_trace_read_done(trace, rec);
 	return ret;
 }
 
@@ -210,7 +292,7 @@ int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	if (!rec)
 		return -EIO;
 	ret = format_record(trace, cpu, idx, row, rec, txt, time_raw, sizeof(time_raw));
-	tracecmd_free_record(rec);
+	ns_trace_read_done(trace, rec);
 	if (ret || !line)
 		return ret;
 	len = strlen(txt->event);
@@ -323,7 +405,7 @@ int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row,
 				namer_comm(trace, &nm, &txt);
 				namer_learn(trace, &nm, rec);
 			}
-			tracecmd_free_record(rec);
+			ns_trace_read_done(trace, rec);
 			if (ret)
 				goto out;
 			export_line(trace, out, &txt, time_raw);

@@ -72,7 +72,7 @@ static int grow(void **v, uint64_t *cap, uint64_t need, size_t size)
 
 #define GROW(arr, nr, cap) grow((void **)&(arr), &(cap), (nr) + 1, sizeof(*(arr)))
 
-/* Drop the slack of the doubling growth: the index stays at 16 bytes/event. */
+/* Drop the slack of the doubling growth. */
 static void shrink(void **v, uint64_t *cap, uint64_t nr, size_t size)
 {
 	void *nv;
@@ -152,7 +152,7 @@ static int index_sched(struct worker *w, struct ns_cpu *c, uint64_t idx, int typ
 
 	if (n == 2) {
 		/* before the first switch, the task it switches away from ran */
-		if (!c->nr_runs && (ret = add_run(c, c->events[0].ts_ns, names[0].pid)))
+		if (!c->nr_runs && (ret = add_run(c, ns_ev_ts(&c->ev, 0), names[0].pid)))
 			return ret;
 		if ((ret = add_run(c, rec->ts, names[1].pid)))
 			return ret;
@@ -171,10 +171,15 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 	int page_size = w->trace->page_size;
 	uint64_t page = rec->offset & ~(uint64_t)(page_size - 1);
 	uint64_t idx = c->nr_events;
-	struct ns_event *ev;
+	int ret;
 
-	if (GROW(c->events, c->nr_events, c->cap_events))
-		return -ENOMEM;
+	if (!w->pages) {
+		/* no readers yet on this path: the arrays may move */
+		if (ns_events_reserve(&c->ev, idx + 1) ||
+		    grow((void **)&c->page_offs, &c->cap_page_offs, idx + 1, sizeof(*c->page_offs)))
+			return -ENOMEM;
+		c->page_offs[idx] = (uint16_t)(rec->offset & (page_size - 1));
+	}
 	if (!c->nr_pages || c->pages[c->nr_pages - 1].offset != page) {
 		if (GROW(c->pages, c->nr_pages, c->cap_pages))
 			return -ENOMEM;
@@ -190,12 +195,10 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 		c->missed[c->nr_missed].count = rec->missed_events;
 		c->nr_missed++;
 	}
-	ev = &c->events[idx];
-	ev->ts_ns = rec->ts;
-	ev->pid = pid;
-	ev->type = (uint16_t)type;
-	ev->page_off = (uint16_t)(rec->offset & (page_size - 1));
-	c->nr_events++;
+	ret = ns_events_append(&c->ev, idx, rec->ts, pid, type);
+	if (ret)
+		return ret;
+	__atomic_store_n(&c->nr_events, idx + 1, __ATOMIC_RELEASE);
 	return index_sched(w, c, idx, type, rec);
 }
 
@@ -313,14 +316,19 @@ static int index_cpu(struct worker *w, int cpu)
 	int ret;
 
 	ret = w->pages ? index_cpu_pages(w, cpu) : index_cpu_tracecmd(w, cpu);
+	ns_events_done(&c->ev);
 	if (ret)
 		return ret;
-	SHRINK(c->events, c->nr_events, c->cap_events);
+	SHRINK(c->page_offs, c->nr_events, c->cap_page_offs);
 	SHRINK(c->pages, c->nr_pages, c->cap_pages);
 	SHRINK(c->runs, c->nr_runs, c->cap_runs);
 	/* no sched_switch at all: the pid of the first event stands for the CPU */
-	if (!c->nr_runs && c->nr_events)
-		ret = add_run(c, c->events[0].ts_ns, c->events[0].pid);
+	if (!c->nr_runs && c->nr_events) {
+		struct ns_event ev;
+
+		ns_ev_get(&c->ev, 0, &ev);
+		ret = add_run(c, ev.ts_ns, ev.pid);
+	}
 	return ret;
 }
 
@@ -383,6 +391,16 @@ static int index_cpus(struct ns_trace *trace)
 		ns_pages_close(pages);
 		pages = NULL;
 	}
+	for (i = 0; i < trace->nr_cpus; i++) {
+		/* a record takes 8 bytes of a page at least */
+		uint64_t most = pages ? ns_pages_nr_pages(pages, i) *
+			(uint64_t)(ns_pages_page_size(pages) / 8) : 0;
+
+		if (ns_events_init(&trace->cpus[i].ev, most)) {
+			ns_pages_close(pages);
+			return -ENOMEM;
+		}
+	}
 	tep_data_comm_from_pid(trace->tep, 0);
 	tep_is_pid_registered(trace->tep, 1);
 	for (i = 0; i < nr; i++) {
@@ -413,7 +431,8 @@ static int index_cpus(struct ns_trace *trace)
 	for (i = 0; i < nr; i++)
 		if (workers[i].ret && !ret)
 			ret = workers[i].ret;
-	ns_pages_close(pages);
+	/* it reads the events back too */
+	trace->pages = pages;
 	return ret;
 }
 
@@ -542,10 +561,10 @@ int ns_index_build(struct ns_trace *trace)
 		trace->nr_events += c->nr_events;
 		if (!c->nr_events)
 			continue;
-		if (c->events[0].ts_ns < trace->first_ns)
-			trace->first_ns = c->events[0].ts_ns;
-		if (c->events[c->nr_events - 1].ts_ns > trace->last_ns)
-			trace->last_ns = c->events[c->nr_events - 1].ts_ns;
+		if (ns_ev_ts(&c->ev, 0) < trace->first_ns)
+			trace->first_ns = ns_ev_ts(&c->ev, 0);
+		if (ns_ev_ts(&c->ev, c->nr_events - 1) > trace->last_ns)
+			trace->last_ns = ns_ev_ts(&c->ev, c->nr_events - 1);
 	}
 	if (!trace->nr_events)
 		trace->first_ns = 0;

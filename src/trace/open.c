@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pages.h"
 #include "trace-int.h"
 
 #define NS_TRACE_MAGIC "\027\010\104tracing"
@@ -311,13 +312,17 @@ void ns_trace_close(struct ns_trace *trace)
 	if (trace->handle)
 		tracecmd_close(trace->handle);
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {
-		free(trace->cpus[cpu].events);
+		ns_events_free(&trace->cpus[cpu].ev);
+		free(trace->cpus[cpu].page_offs);
+		if (trace->cpus[cpu].rd)
+			ns_pages_iter_close(trace->cpus[cpu].rd);
 		free(trace->cpus[cpu].pages);
 		free(trace->cpus[cpu].runs);
 		free(trace->cpus[cpu].missed);
 		ns_tasks_free(&trace->cpus[cpu].names);
 	}
 	free(trace->cpus);
+	ns_pages_close(trace->pages);
 	free(trace->order);
 	ns_tasks_free(&trace->tasks);
 	free(trace->path);

@@ -23,7 +23,7 @@ struct merger {
 
 static uint64_t head_ts(const struct merger *m, int cpu)
 {
-	return m->trace->cpus[cpu].events[m->pos[cpu]].ts_ns;
+	return ns_ev_ts(&m->trace->cpus[cpu].ev, m->pos[cpu]);
 }
 
 static bool before(const struct merger *m, int a, int b)
@@ -235,14 +235,15 @@ uint64_t ns_trace_row_at_ns(const struct ns_trace *trace, uint64_t ts_ns)
 	return row;
 }
 
-const struct ns_event *ns_trace_row_event(const struct ns_trace *trace, uint64_t row,
-					  struct ns_pos *pos)
+int ns_trace_row_event(const struct ns_trace *trace, uint64_t row, struct ns_pos *pos,
+		       struct ns_event *ev)
 {
 	struct ns_pos p;
 
 	if (ns_trace_rows(trace, row, 1, &p) != 1)
-		return NULL;
+		return -ENOENT;
 	if (pos)
 		*pos = p;
-	return &trace->cpus[p.cpu].events[p.idx];
+	ns_ev_get(&trace->cpus[p.cpu].ev, p.idx, ev);
+	return 0;
 }

@@ -145,6 +145,7 @@ struct page_rec {
 };
 
 struct ns_pages_iter {
+	size_t window;		/* bytes of the file mapped at a time */
 	const struct ns_pages *p;
 	const struct ns_pages_cpu *c;
 	int cpu;
@@ -1009,6 +1010,7 @@ struct ns_pages_iter *ns_pages_iter_open(const struct ns_pages *p, int cpu, uint
 	it->c = &p->cpus[cpu];
 	it->cpu = cpu;
 	it->chunk_idx = UINT32_MAX;
+	it->window = NS_PAGES_WINDOW;
 	/* a record takes 8 bytes at least */
 	it->recs = malloc(((size_t)p->page_size / 8 + 1) * sizeof(*it->recs));
 	if (!it->recs)
@@ -1033,6 +1035,11 @@ struct ns_pages_iter *ns_pages_iter_open(const struct ns_pages *p, int cpu, uint
 fail:
 	ns_pages_iter_close(it);
 	return NULL;
+}
+
+void ns_pages_iter_window(struct ns_pages_iter *it, size_t bytes)
+{
+	it->window = bytes > (size_t)it->p->page_size ? bytes : (size_t)it->p->page_size;
 }
 
 void ns_pages_iter_seek(struct ns_pages_iter *it, uint64_t first_page, uint64_t end_page)
@@ -1063,8 +1070,8 @@ static const unsigned char *file_page(struct ns_pages_iter *it)
 		it->win = NULL;
 		start = off & ~(uint64_t)(p->sys_page - 1);
 		end = it->c->data_offset + it->end_page * ps;
-		if (end > start + NS_PAGES_WINDOW)
-			end = start + NS_PAGES_WINDOW;
+		if (end > start + it->window)
+			end = start + it->window;
 		if (end < off + ps)
 			end = off + ps;
 		if (end > p->file_size)

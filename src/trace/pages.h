@@ -85,6 +85,8 @@ uint64_t ns_pages_chunk_first_page(const struct ns_pages *pages, int cpu, uint32
  */
 struct ns_pages_iter *ns_pages_iter_open(const struct ns_pages *pages, int cpu,
 					 uint64_t first_page, uint64_t end_page);
+/* Map at most @bytes of an uncompressed file at a time (default 2 MiB). */
+void ns_pages_iter_window(struct ns_pages_iter *iter, size_t bytes);
 /* Restart @iter on pages [@first_page, @end_page) of its CPU. */
 void ns_pages_iter_seek(struct ns_pages_iter *iter, uint64_t first_page, uint64_t end_page);
 /**

@@ -3,14 +3,17 @@
  * Private to src/trace: the layout of the index behind struct ns_trace.
  *
  * Per CPU the index keeps, in the order the ring buffer holds them:
- *   events[]  16 bytes per event (timestamp, pid, type, offset in its page)
+ *   ev        8 bytes per event (timestamp, pid, type; see events.c)
  *   pages[]   one entry per ring-buffer page: its offset as libtracecmd
  *             counts offsets (a file offset for v6, a position in the
  *             decompressed stream for v7) and the index of its first event
  *   runs[]    one entry per sched_switch: who ran from when
  *   missed[]  the few events that follow lost events
- * An event (cpu, idx) is read back with tracecmd_read_at(pages[p].offset +
- * events[idx].page_off), p found by binary search on pages[].first_idx.
+ * An event (cpu, idx) is read back from page p (binary search on
+ * pages[].first_idx) as its (idx - first_idx)-th record: by the fast page
+ * reader (pages.c) when it indexed the file, which walks the page's record
+ * headers; else by tracecmd_read_at(pages[p].offset + page_offs[idx]), the
+ * one array of 2 bytes per event that only the libtracecmd path keeps.
  *
  * The merged order (rows, as `trace-cmd report` prints them) is not stored
  * per event: every NS_ORDER_STRIDE rows a checkpoint keeps how far each
@@ -70,9 +73,99 @@ struct ns_missed {
 	long long count;
 };
 
+/* events.c: the packed per-CPU event index */
+#define NS_EV_CHUNK_SHIFT	16
+#define NS_EV_CHUNK		(1u << NS_EV_CHUNK_SHIFT)	/* slots per chunk */
+#define NS_EV_GROUP_SHIFT	8
+#define NS_EV_GROUP		(1u << NS_EV_GROUP_SHIFT)	/* slots per timestamp base */
+#define NS_EV_TYPE_BITS		10
+#define NS_EV_TYPES		((1 << NS_EV_TYPE_BITS) - 1)	/* local types per CPU */
+#define NS_EV_PID_LIMIT		((1 << (32 - NS_EV_TYPE_BITS)) - 1)
+#define NS_EV_TYPE_MAP		65536
+#define NS_EV_WIDE		UINT32_MAX	/* ts_lo of a slot kept whole */
+#define NS_EV_WIDE_FIRST	64	/* wide table block k holds 64 << k entries */
+#define NS_EV_WIDE_BLOCKS	26
+
+struct ns_ev_slot {
+	uint32_t ts_lo;		/* ts - group base, or NS_EV_WIDE */
+	uint32_t key;		/* pid << NS_EV_TYPE_BITS | local type, or wide entry */
+};
+
+struct ns_ev_wide {
+	uint64_t ts_ns;
+	int32_t pid;
+	int32_t type;
+};
+
+struct ns_ev_chunk {
+	uint64_t base[NS_EV_CHUNK >> NS_EV_GROUP_SHIFT];
+	struct ns_ev_slot slot[NS_EV_CHUNK];
+};
+
+struct ns_events {
+	struct ns_ev_chunk **chunks;	/* directory, never moves once readers exist */
+	uint64_t nr_chunks, cap_chunks;
+	int32_t types[NS_EV_TYPES];	/* local type -> type */
+	int nr_types;
+	struct ns_ev_wide *wide[NS_EV_WIDE_BLOCKS];	/* blocks that never move */
+	uint32_t nr_wide;
+	uint16_t *type_map;		/* writer only: type -> local + 1 */
+};
+
+int ns_events_init(struct ns_events *e, uint64_t max_events);
+int ns_events_reserve(struct ns_events *e, uint64_t max_events);
+int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type);
+void ns_events_done(struct ns_events *e);
+void ns_events_free(struct ns_events *e);
+size_t ns_events_bytes(const struct ns_events *e, uint64_t nr);
+uint64_t ns_events_nr_wide(const struct ns_events *e);
+
+/* Entry @n of the wide table: block k holds entries from 64 * (2^k - 1) on. */
+static inline struct ns_ev_wide *ns_ev_wide_of(const struct ns_events *e, uint32_t n)
+{
+	uint32_t k = 31 - (uint32_t)__builtin_clz(n / NS_EV_WIDE_FIRST + 1);
+
+	return &e->wide[k][n - NS_EV_WIDE_FIRST * ((1u << k) - 1)];
+}
+
+static inline uint64_t ns_ev_ts(const struct ns_events *e, uint64_t idx)
+{
+	const struct ns_ev_chunk *ch = e->chunks[idx >> NS_EV_CHUNK_SHIFT];
+	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
+	struct ns_ev_slot s = ch->slot[i];
+
+	if (s.ts_lo != NS_EV_WIDE)
+		return ch->base[i >> NS_EV_GROUP_SHIFT] + s.ts_lo;
+	return ns_ev_wide_of(e, s.key)->ts_ns;
+}
+
+static inline void ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_event *ev)
+{
+	const struct ns_ev_chunk *ch = e->chunks[idx >> NS_EV_CHUNK_SHIFT];
+	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
+	struct ns_ev_slot s = ch->slot[i];
+
+	if (s.ts_lo != NS_EV_WIDE) {
+		ev->ts_ns = ch->base[i >> NS_EV_GROUP_SHIFT] + s.ts_lo;
+		ev->pid = (int32_t)(s.key >> NS_EV_TYPE_BITS);
+		ev->type = e->types[s.key & NS_EV_TYPES];
+	} else {
+		const struct ns_ev_wide *w = ns_ev_wide_of(e, s.key);
+
+		ev->ts_ns = w->ts_ns;
+		ev->pid = w->pid;
+		ev->type = w->type;
+	}
+}
+
+struct ns_pages;
+struct ns_pages_iter;
+
 struct ns_cpu {
-	struct ns_event *events;
-	uint64_t nr_events, cap_events;
+	struct ns_events ev;
+	uint64_t nr_events;		/* published: read with an acquire load */
+	uint16_t *page_offs;		/* the libtracecmd path only */
+	uint64_t cap_page_offs;
 	struct ns_page *pages;
 	uint64_t nr_pages, cap_pages;
 	struct ns_run *runs;
@@ -85,12 +178,16 @@ struct ns_cpu {
 	uint64_t cur_page;
 	uint64_t next_idx;
 	bool have_next;
+	/* reading back with the fast reader: its iterator and the record it gave */
+	struct ns_pages_iter *rd;
+	struct tep_record rd_rec;
 };
 
 struct ns_trace {
 	char *path;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
+	struct ns_pages *pages;		/* the fast reader, NULL: libtracecmd reads */
 	int nr_cpus;
 	int page_size;
 	bool in_usecs;
@@ -157,5 +254,6 @@ void ns_tasks_free(struct ns_tasks *tasks);
 
 /* format.c */
 struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx);
+void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec);
 
 #endif

@@ -184,9 +184,10 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 	put_col(t, c, y, COL_CPU, buf, attr);
 	/* config.ini's time-format = nsec: as trace-cmd report -t */
 	if (t->time_nsec) {
-		const struct ns_event *ev = ns_trace_row_event(t->trace, row, NULL);
+		struct ns_event ev;
+		bool ok = !ns_trace_row_event(t->trace, row, NULL, &ev);
 
-		put_col(t, c, y, COL_TIME, ev ? ns_tui_fmt_ts(t, buf, sizeof(buf), ev->ts_ns) : "",
+		put_col(t, c, y, COL_TIME, ok ? ns_tui_fmt_ts(t, buf, sizeof(buf), ev.ts_ns) : "",
 			attr);
 	} else {
 		put_col(t, c, y, COL_TIME, t->txt.time, attr);

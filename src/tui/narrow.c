@@ -513,14 +513,13 @@ static void only(struct ns_tui *t, int kind, int value, const char *name)
 	ns_tui_add_filter(t, kind, NS_FILTER_SHOW, value, name);
 }
 
-static int selected(struct ns_tui *t, struct ns_pos *pos, const struct ns_event **ev)
+static int selected(struct ns_tui *t, struct ns_pos *pos, struct ns_event *ev)
 {
 	if (!ns_view_nr_rows(&t->view)) {
 		ns_tui_message(t, "No event is selected");
 		return -1;
 	}
-	*ev = ns_trace_row_event(t->trace, t->view.selected, pos);
-	return *ev ? 0 : -1;
+	return ns_trace_row_event(t->trace, t->view.selected, pos, ev) ? -1 : 0;
 }
 
 static void event_name(const struct ns_tui *t, int type, char *buf, size_t len)
@@ -624,7 +623,7 @@ static void jump(struct ns_tui *t, int kind, int dir)
 
 int ns_tui_narrow_action(struct ns_tui *t, enum ns_tui_action act)
 {
-	const struct ns_event *ev;
+	struct ns_event evv, *ev = &evv;
 	struct ns_pos pos;
 	char name[160];
 
@@ -670,7 +669,7 @@ int ns_tui_narrow_action(struct ns_tui *t, enum ns_tui_action act)
 	case NS_ACT_ONLY_EVENT:
 	case NS_ACT_HIDE_EVENT:
 	case NS_ACT_ONLY_CPU:
-		if (selected(t, &pos, &ev))
+		if (selected(t, &pos, ev))
 			break;
 		event_name(t, ev->type, name, sizeof(name));
 		if (act == NS_ACT_TASK_ROW)

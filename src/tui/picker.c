@@ -84,10 +84,9 @@ static int load_events(struct ns_tui *t, int *cap)
 	if (!count)
 		return -ENOMEM;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		const struct ns_event *ev = ns_trace_cpu_events(t->trace, cpu, &n);
-
+		n = ns_trace_cpu_nr_events(t->trace, cpu);
 		for (i = 0; i < n; i++)
-			count[ev[i].type]++;
+			count[(uint16_t)ns_trace_ev_type(t->trace, cpu, i)]++;
 	}
 	for (k = 0; k < nt && !ret; k++) {
 		int type = ns_trace_event_type_at(t->trace, k);
@@ -135,7 +134,7 @@ static int load_cpus(struct ns_tui *t, int *cap)
 	for (cpu = 0; cpu < ns_trace_nr_cpus(t->trace) && !ret; cpu++) {
 		struct ns_tui_pick_item it = { .kind = NS_FILTER_CPU, .value = cpu };
 
-		ns_trace_cpu_events(t->trace, cpu, &it.count);
+		it.count = ns_trace_cpu_nr_events(t->trace, cpu);
 		snprintf(it.name, sizeof(it.name), "CPU%d", cpu);
 		ret = push_item(p, cap, &it);
 	}

@@ -147,11 +147,13 @@ static int busiest_pid(const struct ns_trace *trace)
 
 	memset(count, 0, sizeof(count));
 	for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++) {
-		const struct ns_event *ev = ns_trace_cpu_events(trace, cpu, &n);
+		n = ns_trace_cpu_nr_events(trace, cpu);
+		for (i = 0; i < n; i++) {
+			int pid = ns_trace_ev_pid(trace, cpu, i);
 
-		for (i = 0; i < n; i++)
-			if (ev[i].pid > 0 && ev[i].pid < (1 << 16))
-				count[ev[i].pid]++;
+			if (pid > 0 && pid < (1 << 16))
+				count[pid]++;
+		}
 	}
 	for (i = 1; i < (1 << 16); i++)
 		if (count[i] && (best < 0 || count[i] > count[best]))
@@ -411,7 +413,8 @@ static void view_and_graph(const char *path)
 	shown = 1;
 	for (;;) {
 		struct ns_pos pos;
-		const struct ns_event *ev = ns_trace_row_event(trace, view.selected, &pos);
+		struct ns_event evb;
+		const struct ns_event *ev = test_row_ev(trace, view.selected, &pos, &evb);
 
 		if (!ev || ev->pid == pid || pos.cpu == 0)
 			bad++;
@@ -439,11 +442,11 @@ static void view_and_graph(const char *path)
 	/* the graph: a bit per event, and counts over ranges */
 	ok = 1;
 	for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++) {
-		const struct ns_event *ev = ns_trace_cpu_events(trace, cpu, &k);
 		uint64_t i, count = 0;
 
+		k = ns_trace_cpu_nr_events(trace, cpu);
 		for (i = 0; i < k; i++) {
-			int want = ev[i].pid != pid;
+			int want = test_ev(trace, cpu, i).pid != pid;
 
 			ok &= ns_visible_graph_event(vis, cpu, i) == want;
 			ok &= ns_visible_list_event(vis, cpu, i) == (want && cpu != 0);
@@ -469,8 +472,7 @@ static void view_and_graph(const char *path)
 		if (k == 2)
 			ns_view_pan(&view, 37);
 		for (cpu = 0; cpu < ns_trace_nr_cpus(trace) && ok; cpu++) {
-			uint64_t count;
-			const struct ns_event *ev = ns_trace_cpu_events(trace, cpu, &count);
+			uint64_t count = ns_trace_cpu_nr_events(trace, cpu);
 			int col;
 
 			ns_view_bins_cpu(&view, cpu, bins);
@@ -483,8 +485,8 @@ static void view_and_graph(const char *path)
 				if (b <= a)
 					b = a + 1;
 				for (i = ns_trace_cpu_lower_bound(trace, cpu, a);
-				     i < count && ev[i].ts_ns < b && !want; i++)
-					want = ev[i].pid != pid;
+				     i < count && test_ev(trace, cpu, i).ts_ns < b && !want; i++)
+					want = test_ev(trace, cpu, i).pid != pid;
 				ok = !!(bins[col].flags & NS_BIN_EVENTS) == want && bins[col].pid != pid;
 				if (!ok)
 					printf("  cpu %d column %d: flags %d pid %d, want events %d\n", cpu,

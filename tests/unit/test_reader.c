@@ -133,7 +133,8 @@ static void check_mappings(struct ns_trace *t, const char *path)
 
 	for (row = 0; row < n; row += step) {
 		struct ns_pos pos;
-		const struct ns_event *ev = ns_trace_row_event(t, row, &pos);
+		struct ns_event evb, e2b, e3b;
+		const struct ns_event *ev = test_row_ev(t, row, &pos, &evb);
 
 		if (!ev || ns_trace_row_of(t, pos.cpu, pos.idx) != row)
 			bad++;
@@ -143,17 +144,17 @@ static void check_mappings(struct ns_trace *t, const char *path)
 			bad++;
 		else {
 			uint64_t r = ns_trace_row_at_ns(t, ev->ts_ns);
-			const struct ns_event *e2 = ns_trace_row_event(t, r, NULL);
+			const struct ns_event *e2 = test_row_ev(t, r, NULL, &e2b);
 
 			if (!e2 || e2->ts_ns != ev->ts_ns ||
-			    (r > 0 && ns_trace_row_event(t, r - 1, NULL)->ts_ns >= ev->ts_ns))
+			    (r > 0 && test_row_ev(t, r - 1, NULL, &e3b)->ts_ns >= ev->ts_ns))
 				bad++;
 		}
 		if (ev)
 			prev_ts = ev->ts_ns;
 	}
 	CHECK(bad == 0, "row/position/time mappings agree: %s", base_name(path));
-	CHECK(ns_trace_row_event(t, n, NULL) == NULL, "no event past the end: %s", base_name(path));
+	CHECK(ns_trace_row_event(t, n, NULL, &(struct ns_event){ 0 }) == -ENOENT, "no event past the end: %s", base_name(path));
 }
 
 /*

@@ -98,7 +98,7 @@ static int all_matches(struct ns_trace *trace, const struct ns_search *s, struct
 {
 	struct ns_event_text txt = { 0 };
 	struct ns_pos pos[1024];
-	uint64_t row = 0, n = ns_trace_nr_events(trace), count;
+	uint64_t row = 0, n = ns_trace_nr_events(trace);
 	char *line = NULL;
 	size_t size = 0, got, i;
 	int ret = 0;
@@ -107,8 +107,8 @@ static int all_matches(struct ns_trace *trace, const struct ns_search *s, struct
 	while (row < n && !ret) {
 		got = ns_trace_rows(trace, row, 1024, pos);
 		for (i = 0; i < got && !ret; i++, row++) {
-			const struct ns_event *ev = &ns_trace_cpu_events(trace, pos[i].cpu,
-									  &count)[pos[i].idx];
+			struct ns_event evb = test_ev(trace, pos[i].cpu, pos[i].idx);
+			const struct ns_event *ev = &evb;
 
 			if (ns_search_needs_text(s)) {
 				ret = ns_trace_format_line(trace, pos[i].cpu, pos[i].idx, row, &txt,

@@ -87,8 +87,8 @@ int main(void)
 	ns_view_select(&v, 5000);
 	ns_view_set_marker(&v, NS_MARKER_B);
 	CHECK(ns_view_marker_delta(&v, &delta) == 0 &&
-	      delta == (int64_t)(ns_trace_row_event(t, 5000, NULL)->ts_ns -
-				 ns_trace_row_event(t, 100, NULL)->ts_ns),
+	      delta == (int64_t)(test_row_ev(t, 5000, NULL, &(struct ns_event){ 0 })->ts_ns -
+				 test_row_ev(t, 100, NULL, &(struct ns_event){ 0 })->ts_ns),
 	      "B-A is the time between the two events (%s s)",
 	      ns_fmt_delta(buf, sizeof(buf), delta));
 	CHECK(v.active_marker == NS_MARKER_B, "setting B makes it active");
@@ -131,7 +131,7 @@ int main(void)
 	/* nearest event in a column */
 	ns_view_zoom_full(&v);
 	CHECK(ns_view_nearest_row(&v, 0, 0, &row) == 0 &&
-	      ns_trace_row_event(t, row, NULL) != NULL, "nearest event of a column");
+	      test_row_ev(t, row, NULL, &(struct ns_event){ 0 }) != NULL, "nearest event of a column");
 
 	CHECK(strcmp(ns_fmt_ts(buf, sizeof(buf), 10171572790499ull), "10171.572790") == 0 &&
 	      strcmp(ns_fmt_ts(buf, sizeof(buf), 10171572790500ull), "10171.572791") == 0,

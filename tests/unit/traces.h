@@ -6,8 +6,10 @@
 #ifndef NS_TEST_TRACES_H
 #define NS_TEST_TRACES_H
 
+#include <errno.h>
 #include <glob.h>
 #include "check.h"
+#include "nurseshark/trace.h"
 
 struct trace_list {
 	char *path[64];
@@ -56,6 +58,22 @@ static inline const char *base_name(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
+}
+
+/* Event @i of @cpu by value (zeros out of range), for short checks. */
+static inline struct ns_event test_ev(const struct ns_trace *t, int cpu, uint64_t i)
+{
+	struct ns_event e = { 0 };
+
+	ns_trace_event(t, cpu, i, &e);
+	return e;
+}
+
+/* The event at @row into *@buf, or NULL past the end. */
+static inline const struct ns_event *test_row_ev(const struct ns_trace *t, uint64_t row,
+						 struct ns_pos *pos, struct ns_event *buf)
+{
+	return ns_trace_row_event(t, row, pos, buf) ? NULL : buf;
 }
 
 #endif
