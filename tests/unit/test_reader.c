@@ -6,6 +6,7 @@
  * `report -l`; and the row <-> event mappings must agree with each other.
  */
 #include <stdint.h>
+#include <trace-cmd.h>
 #include "nurseshark/trace.h"
 #include "traces.h"
 
@@ -202,6 +203,76 @@ static void check_instance(void)
 	ns_trace_close(t);
 }
 
+/*
+ * The index against a plain libtracecmd pass, CPU by CPU: every event's
+ * timestamp, pid and type, and the count.
+ */
+static void check_index(struct ns_trace *t, const char *path)
+{
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct tep_handle *tep;
+	uint64_t bad = 0, n = 0;
+	int cpu;
+
+	if (!h) {
+		FAIL("libtracecmd opens %s", base_name(path));
+		if (h)
+			tracecmd_close(h);
+		return;
+	}
+	tep = tracecmd_get_tep(h);
+	for (cpu = 0; cpu < tep_get_cpus(tep); cpu++) {
+		struct tep_record *rec;
+		uint64_t idx = 0;
+
+		for (rec = tracecmd_read_cpu_first(h, cpu); rec; rec = tracecmd_read_data(h, cpu)) {
+			struct ns_event ev;
+
+			if (ns_trace_event(t, cpu, idx, &ev) || ev.ts_ns != rec->ts ||
+			    ev.pid != tep_data_pid(tep, rec) || ev.type != tep_data_type(tep, rec)) {
+				if (!bad)
+					fprintf(stderr, "  first difference: cpu %d idx %llu\n", cpu,
+						(unsigned long long)idx);
+				bad++;
+			}
+			tracecmd_free_record(rec);
+			idx++;
+		}
+		bad += idx != ns_trace_cpu_nr_events(t, cpu);
+		n += idx;
+	}
+	CHECK(!bad && n == ns_trace_nr_events(t),
+	      "the index holds libtracecmd's %llu events (ts, pid, type, count): %s",
+	      (unsigned long long)n, base_name(path));
+	tracecmd_close(h);
+}
+
+/* big.dat (5.4 M events): the index against libtracecmd, and its size. */
+static void check_big(void)
+{
+	const char *shared = check_shared();
+	struct ns_trace *t;
+	char path[4096], err[256];
+
+	if (!shared)
+		return;
+	snprintf(path, sizeof(path), "%s/traces/big.dat", shared);
+	if (access(path, R_OK)) {
+		SKIP("big trace: %s not found", path);
+		return;
+	}
+	t = ns_trace_open(path, err, sizeof(err));
+	if (!t) {
+		FAIL("open %s: %s", path, err);
+		return;
+	}
+	check_index(t, path);
+	CHECK(ns_trace_index_bytes(t) <= 11 * ns_trace_nr_events(t),
+	      "index within 11 bytes per event (%.1f): %s",
+	      (double)ns_trace_index_bytes(t) / ns_trace_nr_events(t), base_name(path));
+	ns_trace_close(t);
+}
+
 int main(void)
 {
 	struct trace_list l;
@@ -218,6 +289,7 @@ int main(void)
 		}
 		check_export(t, l.path[i]);
 		check_mappings(t, l.path[i]);
+		check_index(t, l.path[i]);
 		if (i < 2)
 			check_latency(t, l.path[i]);
 		if (ns_trace_nr_events(t))
@@ -225,8 +297,15 @@ int main(void)
 			      "index within 24 bytes per event (%.1f): %s",
 			      (double)ns_trace_index_bytes(t) / ns_trace_nr_events(t),
 			      base_name(l.path[i]));
+		/* 8 bytes a slot, and the pages, runs and order beside them */
+		if (ns_trace_nr_events(t) >= 1000000)
+			CHECK(ns_trace_index_bytes(t) <= 11 * ns_trace_nr_events(t),
+			      "index within 11 bytes per event (%.1f): %s",
+			      (double)ns_trace_index_bytes(t) / ns_trace_nr_events(t),
+			      base_name(l.path[i]));
 		ns_trace_close(t);
 	}
 	check_instance();
+	check_big();
 	return check_failures ? 1 : 0;
 }
