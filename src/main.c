@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "nurseshark/filter.h"
+#include "nurseshark/model_search.h"
 #include "nurseshark/session.h"
 #include "nurseshark/trace.h"
 #include "nurseshark/tui.h"
@@ -102,8 +103,11 @@ static void usage(FILE *out)
 		"  --print-config        print config.ini with every setting at its default\n"
 		"\n"
 		"  --keys-table          print the key bindings as man page source\n"
-		"  --stats               load, time 100 redraws of the whole trace off screen,\n"
-		"                        print the figures (for make bench)\n"
+		"  --stats               load, time redraws, zoom, pan and list page steps off\n"
+		"                        screen, a search of every event's info for\n"
+		"                        $NS_BENCH_SEARCH and a filter by $NS_BENCH_FILTER\n"
+		"                        (-F syntax; either empty: not done), print the\n"
+		"                        figures (for make bench)\n"
 		"  -h, --help            this help\n"
 		"  --version             the version\n"
 		"\n"
@@ -118,13 +122,98 @@ static double now_ms(clockid_t clock)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* --stats: the figures `make bench` quotes, one "name value" per line. */
+/*
+ * --stats: the figures `make bench` quotes, one "name value" per line. What
+ * it searches for and filters by comes from the environment, so that
+ * tests/bench.sh can give the same text to `trace-cmd report | grep` and the
+ * same expression to `trace-cmd report -F`: NS_BENCH_SEARCH (a text no info
+ * holds, so that every event is read; empty: no search) and NS_BENCH_FILTER
+ * (an -F expression; empty: no filter).
+ */
+#define STATS_SEARCH	"nurseshark-bench-no-such-text"
+#define STATS_FILTER	".*: common_pid == 1"
+
+static const char *stats_env(const char *name, const char *dflt)
+{
+	const char *v = getenv(name);
+
+	return v ? v : dflt;
+}
+
+/* A search of the info column over every row, in the TUI's steps. */
+static int stats_search(struct ns_trace *trace, const char *text, char *err, size_t err_len)
+{
+	struct ns_search_spec spec = { .column = NS_SEARCH_INFO, .mode = NS_SEARCH_CONTAINS };
+	struct ns_search_job *job = NULL;
+	struct ns_search *s;
+	uint64_t done = 0, total = 0;
+	double t0;
+	int ret;
+
+	if (strlen(text) >= sizeof(spec.text)) {
+		snprintf(err, err_len, "NS_BENCH_SEARCH: longer than %zu bytes", sizeof(spec.text) - 1);
+		return -EINVAL;
+	}
+	snprintf(spec.text, sizeof(spec.text), "%s", text);
+	s = ns_search_compile(&spec, err, err_len);
+	if (!s)
+		return -EINVAL;
+	t0 = now_ms(CLOCK_MONOTONIC);
+	job = ns_search_begin(trace, NULL, s, 0, 0);
+	ret = job ? 0 : -ENOMEM;
+	while (!ret)
+		ret = ns_search_step(job, 512);
+	if (ret == 1 || ret == -ENOENT) {
+		ns_search_progress(job, &done, &total);
+		printf("search_ms %.0f\n", now_ms(CLOCK_MONOTONIC) - t0);
+		printf("search_events %llu\n", (unsigned long long)done);
+		printf("search_found %d\n", ret == 1);
+		ret = 0;
+	} else {
+		snprintf(err, err_len, "the search: %s", strerror(-ret));
+	}
+	ns_search_job_free(job);
+	ns_search_free(s);
+	return ret;
+}
+
+/* An -F expression applied as --export applies it: the list's rows. */
+static int stats_filter(struct ns_trace *trace, const char *expr, char *err, size_t err_len)
+{
+	struct ns_filter_set *fs = ns_filter_set_alloc();
+	struct ns_visible *vis = NULL;
+	struct ns_filter_args a;
+	double t0 = now_ms(CLOCK_MONOTONIC);
+	int ret;
+
+	ns_filter_args_init(&a);
+	ret = fs ? ns_filter_args_push(&a, NS_FILTER_ARG_EXPR, expr) : -ENOMEM;
+	if (!ret)
+		ret = ns_filter_args_apply(&a, trace, fs, 0, err, err_len);
+	if (!ret)
+		ret = ns_visible_build(trace, fs, &vis, err, err_len);
+	if (!ret) {
+		printf("filter_ms %.0f\n", now_ms(CLOCK_MONOTONIC) - t0);
+		printf("filter_rows %llu\n", (unsigned long long)
+		       ns_visible_list_count(vis, ns_trace_nr_events(trace)));
+	} else if (ret == -ENOMEM) {
+		snprintf(err, err_len, "out of memory");
+	}
+	ns_visible_free(vis);
+	ns_filter_args_free(&a);
+	ns_filter_set_free(fs);
+	return ret;
+}
+
 static int print_stats(const char *file, char *err, size_t err_len)
 {
 	double wall0 = now_ms(CLOCK_MONOTONIC), cpu0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
 	struct ns_trace *trace = ns_trace_open(file, err, err_len);
 	double load_ms = now_ms(CLOCK_MONOTONIC) - wall0;
 	double load_cpu_ms = now_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	const char *search = stats_env("NS_BENCH_SEARCH", STATS_SEARCH);
+	const char *filter = stats_env("NS_BENCH_FILTER", STATS_FILTER);
+	struct ns_tui_step_stats st;
 	double redraw_us = 0;
 	struct rusage ru;
 	uint64_t n;
@@ -143,6 +232,28 @@ static int print_stats(const char *file, char *err, size_t err_len)
 	ret = ns_tui_time_frames(trace, 200, 50, 100, &redraw_us, err, err_len);
 	if (!ret)
 		printf("redraw_us %.0f\n", redraw_us);
+	if (!ret)
+		ret = ns_tui_time_steps(trace, 200, 50, &st, err, err_len);
+	if (!ret) {
+		printf("step_levels %d\n", st.step_levels);
+		printf("step_redraws %d\n", st.step_redraws);
+		printf("step_redraw_us_max %.0f\n", st.step_us_max);
+		printf("step_redraw_us_median %.0f\n", st.step_us_median);
+		printf("list_pages %d\n", st.list_pages);
+		printf("list_page_us_max %.0f\n", st.page_us_max);
+		printf("list_page_us_median %.0f\n", st.page_us_median);
+	}
+	fflush(stdout);		/* the figures so far, should a later one fail */
+	if (!ret && *search)
+		ret = stats_search(trace, search, err, err_len);
+	fflush(stdout);
+	if (!ret && *filter)
+		ret = stats_filter(trace, filter, err, err_len);
+	if (!ret) {
+		/* the whole run's peak: load, redraws, search and filter */
+		getrusage(RUSAGE_SELF, &ru);
+		printf("peak_rss_kib %ld\n", ru.ru_maxrss);
+	}
 	ns_trace_close(trace);
 	return ret;
 }

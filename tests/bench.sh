@@ -1,26 +1,48 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# `make bench [TRACE="a.dat b.dat"]`: what nurseshark spends to open a trace
-# and draw it zoomed out, beside what KernelShark's own library and the
-# cheapest libtracecmd pass spend on the same file in the same run (the
-# anchors in ../shared/bench). The machines are shared and noisy, so every
+# `make bench [TRACE="a.dat b.dat"]`: what nurseshark spends to open a trace,
+# draw it, zoom, pan, page the list, search and filter, beside what
+# KernelShark's own library, the cheapest libtracecmd pass and `trace-cmd
+# report` spend on the same file in the same run (the anchors in
+# ../shared/bench). The machines are shared and noisy, so every
 # figure is the median of BENCH_RUNS runs, interleaved, and the comparison is
 # given as ratios. Never part of `make test`.
 #
-# For each trace:
+# For each trace, every figure of issue 5 beside its anchor, then a table of
+# the issue's targets, measured / target / met?:
 #   nurseshark  wall and CPU seconds and peak RSS of `nurseshark --stats FILE`
-#               (/usr/bin/time), and from its output: events, index bytes
-#               (so bytes per event), load_ms, and redraw_us, the time of one
-#               zoomed-out redraw
+#               (/usr/bin/time; the whole run: load, redraws, steps, search
+#               and filter), and from its output: events, index bytes (so
+#               bytes per event), load_ms and load_peak_rss_kib (the index
+#               alone), redraw_us (one zoomed-out redraw), the CPU time of
+#               one zoom or pan step at every zoom level (step_redraw_us_*,
+#               step_levels) and of one list page (list_page_us_*), the wall
+#               time of a search of every event's info (search_ms,
+#               search_events) and of a -F filter (filter_ms, filter_rows),
+#               and first_frame_ms when this build prints it
 #   kernelshark-load, libtracecmd-scan: wall seconds and peak RSS (compare)
-#   ratios      nurseshark / kernelshark for time and RSS, and nurseshark /
-#               libtracecmd-scan for time (how close to the floor we are)
+#   report|grep `trace-cmd report -i FILE | grep -c -F TEXT`, wall seconds
+#   report -F   `trace-cmd report -F EXPR -i FILE | wc -l`, wall seconds
+#   ratios      nurseshark's index / kernelshark's load for time, peak RSS /
+#               kernelshark's, index / libtracecmd-scan (how close to the
+#               floor we are), search / report|grep, filter / report -F,
+#               first frame / 1000 ms. The index time is load_ms, measured
+#               inside nurseshark; KernelShark's is its program's wall time
+#               (load, histogram, zooms), which is what it spends before it
+#               can draw.
+# A trace is taken as file format v6 (index target 1/5 of KernelShark rather
+# than 1/20) when its name ends in -v6.dat or its header says version 6.
 #
 # Environment: BENCH_RUNS (default 3), BENCH_OUT (where the anchors are built
 # and the results kept; default /tmp/nurseshark-bench, since ../shared is
 # read-only), BENCH_V6=1 (also bench each trace converted to file format v6),
-# NS_BIN, NS_SHARED.
+# NS_BENCH_SEARCH (the text searched for, by nurseshark in the info column and
+# by grep -F in report's output; it should match nothing, so that every event
+# is read; default nurseshark-bench-no-such-text; empty: no search),
+# NS_BENCH_FILTER (the -F expression, for nurseshark and for report; it should
+# read every record; default '.*: common_pid == 1'; empty: no filter), NS_BIN,
+# NS_SHARED.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +53,9 @@ runs=${BENCH_RUNS:-3}
 export BENCH_OUT=${BENCH_OUT:-/tmp/nurseshark-bench}
 compare=$shared/bench/compare
 status=0
+# nurseshark --stats reads these too: the same text and expression on both sides
+export NS_BENCH_SEARCH=${NS_BENCH_SEARCH-nurseshark-bench-no-such-text}
+export NS_BENCH_FILTER=${NS_BENCH_FILTER-.*: common_pid == 1}
 
 mkdir -p "$BENCH_OUT" || exit 1
 results=$BENCH_OUT/bench-$(date +%Y%m%d-%H%M%S).txt
@@ -57,13 +82,45 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.2f\n", a / b }'; }
 field() { awk -v k="$1" '$1 == k { print $2; exit }'; }
 kv() { grep -o "$1=[0-9.]*" | head -n 1 | cut -d= -f2; }
+ratio3() {
+	awk -v a="$1" -v b="$2" \
+		'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.3f\n", a / b }'
+}
+# met A B T: "yes" when A / B <= T, "n/a" when A or B is unknown.
+met() {
+	awk -v a="$1" -v b="$2" -v t="$3" \
+		'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else print (a / b <= t) ? "yes" : "no" }'
+}
+# The trace.dat file format: 6 for a name ending in -v6.dat or a header
+# "\027\010Dtracing6\0", else what the header says (7), or "?".
+trace_version() {
+	case $1 in *-v6.dat) echo 6; return ;; esac
+	if [ "$(head -c 10 "$1" | od -An -tx1 | tr -d ' \n')" = 17084474726163696e67 ]; then
+		dd if="$1" bs=1 skip=10 count=4 2>/dev/null | tr '\0' '\n' | head -n 1
+	else
+		echo "?"
+	fi
+}
+# time_pipe NAME SCRIPT ARGS...: wall seconds of `sh -c SCRIPT sh ARGS...`
+# into $BENCH_OUT/NAME.wall, its output into NAME.out.
+time_pipe() {
+	local name=$1 script=$2
+	shift 2
+	if /usr/bin/time -f '%e' -o "$BENCH_OUT/time" sh -c "$script" sh "$@" \
+		>"$BENCH_OUT/$name.out" 2>"$BENCH_OUT/$name.err"; then
+		tail -n 1 "$BENCH_OUT/time" >>"$BENCH_OUT/$name.wall"
+	else
+		echo "  $name failed: $(head -n 1 "$BENCH_OUT/$name.err")"
+	fi
+}
 
 # Which nurseshark command to time: --stats when this build has it, else
 # --snapshot (load and one screen), else nothing.
 mode=""
 if [ ! -x "$bin" ]; then
 	echo "bench: $bin is not built: only the anchors are measured"
-elif "$bin" --stats "$top/contrib/sample.dat" 2>/dev/null | grep -qE '^events [0-9]+'; then
+elif NS_BENCH_SEARCH='' NS_BENCH_FILTER='' "$bin" --stats "$top/contrib/sample.dat" 2>/dev/null |
+	grep -qE '^events [0-9]+'; then
 	mode=stats
 elif "$bin" --snapshot 80x24 "$top/contrib/sample.dat" >/dev/null 2>&1; then
 	mode=snapshot
@@ -98,6 +155,14 @@ fi
 echo "nurseshark benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, median of $runs runs"
 echo "  nurseshark $(git -C "$top" describe --always --dirty 2>/dev/null || echo '(no git)'), results in $results"
 
+# What --stats prints that the bench keeps (first_frame_ms only when the build has it).
+stats_keys="events index_bytes load_ms load_cpu_ms load_peak_rss_kib redraw_us step_levels
+	step_redraws step_redraw_us_max step_redraw_us_median list_pages list_page_us_max
+	list_page_us_median search_ms search_events search_found filter_ms filter_rows
+	first_frame_ms peak_rss_kib"
+grep_pipe='trace-cmd report -i "$1" | grep -c -F -- "$2"'
+filter_pipe='trace-cmd report -F "$2" -i "$1" | wc -l'
+
 for t in "${traces[@]}"; do
 	echo
 	if [ ! -r "$t" ]; then
@@ -105,8 +170,10 @@ for t in "${traces[@]}"; do
 		status=1
 		continue
 	fi
-	echo "== $t ($(du -h --apparent-size "$t" | cut -f1))"
-	rm -f "$BENCH_OUT"/ns.* "$BENCH_OUT"/ks.* "$BENCH_OUT"/scan.*
+	version=$(trace_version "$t")
+	echo "== $t ($(du -h --apparent-size "$t" | cut -f1), file format v$version)"
+	rm -f "$BENCH_OUT"/ns.* "$BENCH_OUT"/ks.* "$BENCH_OUT"/scan.* "$BENCH_OUT"/rgrep.* \
+		"$BENCH_OUT"/rfilter.*
 	for ((i = 0; i < runs; i++)); do
 		if [ -n "$mode" ]; then
 			if [ $mode = stats ]; then
@@ -120,14 +187,16 @@ for t in "${traces[@]}"; do
 				echo "$wall" >>"$BENCH_OUT/ns.wall"
 				awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }' >>"$BENCH_OUT/ns.cpu"
 				echo "$rss" >>"$BENCH_OUT/ns.rss"
-				if [ $mode = stats ]; then
-					for k in events index_bytes load_ms redraw_us; do
-						field $k <"$BENCH_OUT/stats" >>"$BENCH_OUT/ns.$k"
-					done
-				fi
 			else
 				echo "  nurseshark failed: $(head -n 1 "$BENCH_OUT/stats.err")"
 				status=1
+			fi
+			# what it printed before a failure still counts
+			if [ $mode = stats ]; then
+				for k in $stats_keys; do
+					v=$(field $k <"$BENCH_OUT/stats")
+					[ -n "$v" ] && echo "$v" >>"$BENCH_OUT/ns.$k"
+				done
 			fi
 		fi
 		if [ $have_compare = 1 ]; then
@@ -137,22 +206,48 @@ for t in "${traces[@]}"; do
 			grep 'libtracecmd-scan wall_s=' "$BENCH_OUT/compare" | kv wall_s >>"$BENCH_OUT/scan.wall"
 			grep 'libtracecmd-scan wall_s=' "$BENCH_OUT/compare" | kv maxrss_kib >>"$BENCH_OUT/scan.rss"
 		fi
+		# grep exits 1 when nothing matches, which is the point: the pipe's status is wc's
+		[ -n "$NS_BENCH_SEARCH" ] && time_pipe rgrep "$grep_pipe; true" "$t" "$NS_BENCH_SEARCH"
+		[ -n "$NS_BENCH_FILTER" ] && time_pipe rfilter "$filter_pipe" "$t" "$NS_BENCH_FILTER"
 	done
 
 	m() { [ -s "$BENCH_OUT/$1" ] && median <"$BENCH_OUT/$1"; }
 	mib() { [ -n "$1" ] && awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+	ms() { [ -n "$1" ] && awk -v s="$1" 'BEGIN { printf "%.0f", s * 1000 }'; }
 	ns_wall=$(m ns.wall) ns_cpu=$(m ns.cpu) ns_rss=$(m ns.rss)
 	ks_wall=$(m ks.wall) ks_rss=$(m ks.rss) scan_wall=$(m scan.wall) scan_rss=$(m scan.rss)
+	ks_ms=$(ms "$ks_wall") scan_ms=$(ms "$scan_wall")
+	rgrep_ms=$(ms "$(m rgrep.wall)") rfilter_ms=$(ms "$(m rfilter.wall)")
+	for k in $stats_keys; do
+		printf -v "s_$k" '%s' "$(m ns.$k)"
+	done
 
 	if [ -n "$ns_wall" ]; then
 		printf '  %-18s wall_s=%s cpu_s=%s maxrss_mib=%s   (nurseshark %s)\n' nurseshark \
 			"$ns_wall" "$ns_cpu" "$(mib "$ns_rss")" "${args[*]/#$t/FILE}"
 	fi
-	if [ "$mode" = stats ] && [ -s "$BENCH_OUT/ns.events" ]; then
-		events=$(m ns.events) index=$(m ns.index_bytes)
-		printf '  %-18s events=%s index_bytes=%s bytes_per_event=%s load_ms=%s redraw_us=%s\n' \
-			"nurseshark --stats" "$events" "$index" "$(ratio "$index" "$events")" \
-			"$(m ns.load_ms)" "$(m ns.redraw_us)"
+	if [ "$mode" = stats ] && [ -n "$s_events" ]; then
+		printf '  %-18s events=%s index_bytes=%s bytes_per_event=%s load_ms=%s load_cpu_ms=%s%s\n' \
+			"nurseshark --stats" "$s_events" "$s_index_bytes" \
+			"$(ratio "$s_index_bytes" "$s_events")" "$s_load_ms" "$s_load_cpu_ms" \
+			" load_maxrss_mib=$(mib "$s_load_peak_rss_kib") redraw_us=$s_redraw_us"
+		printf '  %-18s step_redraw_us_max=%s step_redraw_us_median=%s step_levels=%s steps=%s%s\n' \
+			"zoom/pan step" "${s_step_redraw_us_max:-n/a}" "${s_step_redraw_us_median:-n/a}" \
+			"${s_step_levels:-n/a}" "${s_step_redraws:-n/a}" "   (CPU; 200x50, key and redraw)"
+		printf '  %-18s list_page_us_max=%s list_page_us_median=%s pages=%s   (CPU)\n' \
+			"list page" "${s_list_page_us_max:-n/a}" "${s_list_page_us_median:-n/a}" \
+			"${s_list_pages:-n/a}"
+		if [ -n "$NS_BENCH_SEARCH" ]; then
+			printf '  %-18s search_ms=%s search_events=%s   (info contains "%s")\n' \
+				"nurseshark search" "${s_search_ms:-n/a}" "${s_search_events:-n/a}" \
+				"$NS_BENCH_SEARCH"
+			[ "$s_search_found" = 1 ] &&
+				echo "    (the text was found: the search stopped there, not every event was read)"
+		fi
+		[ -n "$NS_BENCH_FILTER" ] &&
+			printf '  %-18s filter_ms=%s filter_rows=%s   (-F %s)\n' "nurseshark filter" \
+				"${s_filter_ms:-n/a}" "${s_filter_rows:-n/a}" "'$NS_BENCH_FILTER'"
+		printf '  %-18s first_frame_ms=%s\n' "first frame" "${s_first_frame_ms:-n/a}"
 	elif [ -n "$mode" ]; then
 		echo "  nurseshark --stats  not available in this build"
 	fi
@@ -163,7 +258,50 @@ for t in "${traces[@]}"; do
 		echo "  anchors failed on this trace:"
 		tail -n 3 "$BENCH_OUT/compare" | sed 's/^/    /'
 	fi
-	if [ -n "$ns_wall" ] && [ -n "$ks_wall" ]; then
+	[ -n "$NS_BENCH_SEARCH" ] &&
+		printf '  %-18s wall_s=%s matches=%s   (trace-cmd report -i FILE | grep -c -F TEXT)\n' \
+			"report|grep" "$(m rgrep.wall)" "$(cat "$BENCH_OUT/rgrep.out" 2>/dev/null)"
+	[ -n "$NS_BENCH_FILTER" ] &&
+		printf '  %-18s wall_s=%s lines=%s   (trace-cmd report -F EXPR -i FILE | wc -l)\n' \
+			"report -F" "$(m rfilter.wall)" "$(cat "$BENCH_OUT/rfilter.out" 2>/dev/null)"
+
+	# the ratios, and the issue's targets (index: 1/5 of KernelShark for v6, 1/20 for v7)
+	idx_target=0.05 idx_frac=1/20
+	[ "$version" = 6 ] && idx_target=0.2 idx_frac=1/5
+	if [ "$mode" = stats ] && [ -n "$s_events" ]; then
+		printf '  %-18s index/kernelshark-load=%s maxrss/kernelshark=%s (index alone %s)%s\n' \
+			ratios "$(ratio "$s_load_ms" "$ks_ms")" "$(ratio "$ns_rss" "$ks_rss")" \
+			"$(ratio "$s_load_peak_rss_kib" "$ks_rss")" \
+			" index/libtracecmd-scan=$(ratio "$s_load_ms" "$scan_ms")"
+		printf '  %-18s search/report|grep=%s filter/report-F=%s first_frame/1000ms=%s\n' "" \
+			"$(ratio "$s_search_ms" "$rgrep_ms")" "$(ratio "$s_filter_ms" "$rfilter_ms")" \
+			"$(ratio "$s_first_frame_ms" 1000)"
+		echo "  targets (issue 5), v$version:"
+		row() { printf '    %-42s %-34s %s\n' "$1" "$2" "$3"; }
+		row target measured met?
+		row "index <= $idx_frac of KernelShark's load" \
+			"$(ratio3 "$s_load_ms" "$ks_ms") (${s_load_ms:-?} / ${ks_ms:-?} ms)" \
+			"$(met "$s_load_ms" "$ks_ms" "$idx_target")"
+		row "peak RSS <= 1/8 of KernelShark's" \
+			"$(ratio3 "$ns_rss" "$ks_rss") ($(mib "$ns_rss") / $(mib "$ks_rss") MiB)" \
+			"$(met "$ns_rss" "$ks_rss" 0.125)"
+		row "  (the index alone)" \
+			"$(ratio3 "$s_load_peak_rss_kib" "$ks_rss") ($(mib "$s_load_peak_rss_kib") MiB)" \
+			"$(met "$s_load_peak_rss_kib" "$ks_rss" 0.125)"
+		row "first frame <= 1000 ms" "${s_first_frame_ms:-n/a}${s_first_frame_ms:+ ms}" \
+			"$(met "$s_first_frame_ms" 1 1000)"
+		row "zoom/pan step <= 5000 us CPU, max" \
+			"${s_step_redraw_us_max:-n/a}${s_step_redraw_us_max:+ us} (${s_step_levels:-?} levels)" \
+			"$(met "$s_step_redraw_us_max" 1 5000)"
+		row "list page <= 5000 us CPU, max" "${s_list_page_us_max:-n/a}${s_list_page_us_max:+ us}" \
+			"$(met "$s_list_page_us_max" 1 5000)"
+		row "search <= 0.5 of report|grep" \
+			"$(ratio3 "$s_search_ms" "$rgrep_ms") (${s_search_ms:-?} / ${rgrep_ms:-?} ms)" \
+			"$(met "$s_search_ms" "$rgrep_ms" 0.5)"
+		row "filter <= 0.5 of report -F" \
+			"$(ratio3 "$s_filter_ms" "$rfilter_ms") (${s_filter_ms:-?} / ${rfilter_ms:-?} ms)" \
+			"$(met "$s_filter_ms" "$rfilter_ms" 0.5)"
+	elif [ -n "$ns_wall" ] && [ -n "$ks_wall" ]; then
 		printf '  %-18s time=%s rss=%s   nurseshark/libtracecmd-scan time=%s\n' \
 			"nurseshark/kernelshark" "$(ratio "$ns_wall" "$ks_wall")" \
 			"$(ratio "$ns_rss" "$ks_rss")" "$(ratio "$ns_wall" "$scan_wall")"

@@ -74,6 +74,30 @@ int ns_tui_snapshot(struct ns_trace *trace, int cols, int rows, const char *keys
 int ns_tui_time_frames(struct ns_trace *trace, int cols, int rows, int frames,
 		       double *us_per_frame, char *err, size_t err_len);
 
+/* What ns_tui_time_steps() measured: CPU microseconds per step, key and redraw. */
+struct ns_tui_step_stats {
+	int step_levels;		/* zoom levels from the whole trace to 1 ns per column */
+	int step_redraws;		/* zoom and pan steps timed */
+	double step_us_max, step_us_median;
+	int list_pages;			/* list page steps timed */
+	double page_us_max, page_us_median;
+};
+
+/**
+ * ns_tui_time_steps - CPU time of zoom, pan and list page steps, for --stats
+ * @cols, @rows: the off-screen terminal's size
+ *
+ * With the selection at the start, the middle and the end of the trace in
+ * turn, zooms all the way out, then in one step at a time until a step does
+ * nothing, and at each level pans by a column and by a page both ways. Then
+ * pages the list down and up from the start, middle, end and a few random
+ * rows, zoomed all the way out and all the way in. Every step is typed
+ * through the same dispatcher as a key press and timed with its redraw.
+ * Returns 0, or a negative errno with @err filled in.
+ */
+int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_step_stats *st,
+		      char *err, size_t err_len);
+
 /* Check a --keys string; 0, or -EINVAL with the reason in @err. */
 int ns_tui_check_keys(const char *keys, char *err, size_t err_len);
 

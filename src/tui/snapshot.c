@@ -135,6 +135,184 @@ out:
 	return ret;
 }
 
+/* The samples of ns_tui_time_steps(): CPU microseconds of one step each. */
+struct step_samples {
+	double *us;
+	size_t nr, cap;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void samples_summary(struct step_samples *s, double *max, double *median)
+{
+	*max = *median = 0;
+	if (!s->nr)
+		return;
+	qsort(s->us, s->nr, sizeof(*s->us), cmp_double);
+	*max = s->us[s->nr - 1];
+	*median = s->nr % 2 ? s->us[s->nr / 2] : (s->us[s->nr / 2 - 1] + s->us[s->nr / 2]) / 2;
+}
+
+static void finish_jobs(struct ns_tui *t);
+
+/* Keys in the --keys syntax, handled as typed, jobs run out, no redraw (untimed). */
+static void feed_keys(struct ns_tui *t, const char *keys)
+{
+	struct ns_tui_input in[2];
+	char err[128];
+	int n, i;
+
+	while ((n = ns_tui_parse_input(&keys, in, err, sizeof(err))) > 0)
+		for (i = 0; i < n; i++)
+			ns_tui_input(t, &in[i]);
+	finish_jobs(t);
+}
+
+/*
+ * One step as the user sees it: a key (parsed beforehand, so only what a
+ * key press costs is timed) handled and the screen redrawn, in CPU time of
+ * the whole process.
+ */
+static int timed_step(struct ns_tui *t, const char *key, struct step_samples *s)
+{
+	struct ns_tui_input in[2];
+	char err[128];
+	double t0;
+	int n, i;
+
+	n = ns_tui_parse_input(&key, in, err, sizeof(err));
+	if (n <= 0)
+		return -EINVAL;
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		double *us = realloc(s->us, cap * sizeof(*us));
+
+		if (!us)
+			return -ENOMEM;
+		s->us = us;
+		s->cap = cap;
+	}
+	t0 = cpu_us();
+	for (i = 0; i < n; i++)
+		ns_tui_input(t, &in[i]);
+	ns_tui_draw(t);
+	s->us[s->nr++] = cpu_us() - t0;
+	finish_jobs(t);
+	return 0;
+}
+
+/* Select row @row as the user would, with the command line's ":N". */
+static void select_row(struct ns_tui *t, uint64_t row)
+{
+	char keys[48];
+
+	snprintf(keys, sizeof(keys), ":%llu<Enter>", (unsigned long long)row);
+	feed_keys(t, keys);
+}
+
+/* Up to this many zoom levels: 2^64 ns of trace cannot need more. */
+#define STEP_MAX_LEVELS		70
+#define STEP_RANDOM_ROWS	5
+
+int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_step_stats *st,
+		      char *err, size_t err_len)
+{
+	/* pans at every level: both directions, in both orders, by a column and a page */
+	static const char *const pans[] = { "]", "[", "[", "]", "}", "{" };
+	static const char *const pages[] = { "<PageDown>", "<PageDown>", "<PageUp>", "<PageUp>" };
+	static const char *const zooms[] = { "0", "Z" };
+	struct step_samples zoom = { 0 }, page = { 0 };
+	uint64_t n = ns_trace_nr_events(trace), at[3 + STEP_RANDOM_ROWS], seed = 0x6e75727365ULL;
+	struct headless h;
+	struct ns_tui t;
+	size_t f, i, z, nr_at = 0;
+	int ret, levels;
+
+	memset(st, 0, sizeof(*st));
+	memset(&t, 0, sizeof(t));
+	ret = headless_begin(&h, cols, rows, err, err_len);
+	if (!ret)
+		ret = ns_tui_open(&t, trace, NULL, err, err_len);
+	if (ret)
+		goto out;
+	finish_jobs(&t);
+	if (t.focus != NS_FOCUS_LIST)
+		feed_keys(&t, "<Tab>");
+	ns_tui_draw(&t);
+	if (n) {
+		at[nr_at++] = 0;
+		at[nr_at++] = n / 2;
+		at[nr_at++] = n - 1;
+	}
+	/* zoom and pan, from the whole trace to 1 ns per column, around each focus */
+	for (f = 0; f < (n ? 3 : 1) && !ret; f++) {
+		if (n)
+			select_row(&t, at[f]);
+		feed_keys(&t, "0");
+		ns_tui_draw(&t);
+		for (levels = 1; levels <= STEP_MAX_LEVELS && !ret; levels++) {
+			uint64_t width = t.view.end_ns - t.view.start_ns;
+
+			for (i = 0; i < sizeof(pans) / sizeof(pans[0]) && !ret; i++)
+				ret = timed_step(&t, pans[i], &zoom);
+			if (ret)
+				break;
+			/*
+			 * A pan against the trace's edge does nothing, so the pans
+			 * can leave the window off the focus event: select it again
+			 * (graph follows brings it back) to zoom around it.
+			 */
+			if (n) {
+				select_row(&t, at[f]);
+				ns_tui_draw(&t);
+			}
+			ret = timed_step(&t, "+", &zoom);
+			if (ret || t.view.end_ns - t.view.start_ns >= width) {
+				/* that key did nothing: this level was the last */
+				if (!ret)
+					zoom.nr--;
+				break;
+			}
+		}
+		if (levels > st->step_levels)
+			st->step_levels = levels;
+	}
+	/* list pages from the start, the middle, the end and random rows, zoomed out and in */
+	for (i = 0; n && i < STEP_RANDOM_ROWS; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		at[nr_at++] = (seed >> 33) % n;
+	}
+	for (z = 0; z < sizeof(zooms) / sizeof(zooms[0]) && !ret; z++) {
+		for (f = 0; f < (nr_at ? nr_at : 1) && !ret; f++) {
+			if (nr_at)
+				select_row(&t, at[f]);
+			feed_keys(&t, zooms[z]);
+			ns_tui_draw(&t);
+			for (i = 0; i < sizeof(pages) / sizeof(pages[0]) && !ret; i++)
+				ret = timed_step(&t, pages[i], &page);
+		}
+	}
+	if (ret) {
+		snprintf(err, err_len, "timing the steps: %s", strerror(-ret));
+	} else {
+		st->step_redraws = zoom.nr;
+		samples_summary(&zoom, &st->step_us_max, &st->step_us_median);
+		st->list_pages = page.nr;
+		samples_summary(&page, &st->page_us_max, &st->page_us_median);
+	}
+	ns_tui_close(&t);
+out:
+	free(zoom.us);
+	free(page.us);
+	headless_end(&h);
+	return ret;
+}
+
 int ns_tui_snapshot(struct ns_trace *trace, int cols, int rows, const char *keys,
 		    FILE *out, char *err, size_t err_len)
 {
