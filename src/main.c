@@ -114,6 +114,8 @@ static void usage(FILE *out)
 		"In the viewer, F1 (or h in the list) lists every key; q quits.\n", DEFAULT_TRACE);
 }
 
+static double main_start_ms;	/* CLOCK_MONOTONIC when main() began */
+
 static double now_ms(clockid_t clock)
 {
 	struct timespec ts;
@@ -208,7 +210,11 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 static int print_stats(const char *file, char *err, size_t err_len)
 {
 	double wall0 = now_ms(CLOCK_MONOTONIC), cpu0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
-	struct ns_trace *trace = ns_trace_open(file, err, err_len);
+	/* as the viewer opens it: the loading screen's first frame, then the index */
+	struct ns_trace *trace = ns_trace_open_async(file, err, err_len);
+	int frame = trace ? ns_tui_loading_snapshot(trace, 200, 50, NULL, err, err_len) : -EINVAL;
+	double first_frame_ms = now_ms(CLOCK_MONOTONIC) - main_start_ms;
+	int waited = trace && !frame ? ns_trace_wait(trace, err, err_len) : -EINVAL;
 	double load_ms = now_ms(CLOCK_MONOTONIC) - wall0;
 	double load_cpu_ms = now_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	const char *search = stats_env("NS_BENCH_SEARCH", STATS_SEARCH);
@@ -221,12 +227,17 @@ static int print_stats(const char *file, char *err, size_t err_len)
 
 	if (!trace)
 		return -EINVAL;
+	if (frame || waited) {
+		ns_trace_close(trace);
+		return frame ? frame : waited;
+	}
 	n = ns_trace_nr_events(trace);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("events %llu\n", (unsigned long long)n);
 	printf("index_bytes %zu\n", ns_trace_index_bytes(trace));
 	printf("bytes_per_event %.1f\n", n ? (double)ns_trace_index_bytes(trace) / n : 0.0);
 	printf("load_ms %.0f\n", load_ms);
+	printf("first_frame_ms %.0f\n", first_frame_ms);
 	printf("load_cpu_ms %.0f\n", load_cpu_ms);
 	printf("load_peak_rss_kib %ld\n", ru.ru_maxrss);
 	ret = ns_tui_time_frames(trace, 200, 50, 100, &redraw_us, err, err_len);
@@ -312,6 +323,7 @@ int main(int argc, char **argv)
 	struct ns_config_schema schema;
 	struct ns_files files;
 
+	main_start_ms = now_ms(CLOCK_MONOTONIC);
 	setlocale(LC_ALL, "");
 	argv[0] = "nurseshark";	/* getopt's messages name the program, not its path */
 	ns_filter_args_init(&fargs);
@@ -454,11 +466,26 @@ int main(int argc, char **argv)
 		return ret ? 1 : 0;
 	}
 
-	trace = ns_trace_open(file, err, sizeof(err));
+	/* the viewer shows the trace while it is indexed (see loading.c) */
+	trace = interactive ? ns_trace_open_async(file, err, sizeof(err)) :
+		ns_trace_open(file, err, sizeof(err));
 	if (!trace) {
 		fprintf(stderr, "nurseshark: %s: %s\n", file, err);
 		ns_files_free(&files);
 		return 1;
+	}
+	if (interactive) {
+		ret = ns_tui_run_loading(trace, err, sizeof(err));
+		if (ret == 0 && ns_trace_wait(trace, err, sizeof(err)))
+			ret = -EIO;
+		if (ret) {
+			ns_tui_end();
+			if (ret < 0)
+				fprintf(stderr, "nurseshark: %s: %s\n", file, err);
+			ns_trace_close(trace);
+			ns_files_free(&files);
+			return ret < 0 ? 1 : 0;
+		}
 	}
 	ret = ns_files_trace(&files, file, interactive && !no_session && !session_file &&
 			     files.config.session_restore,
@@ -468,11 +495,13 @@ int main(int argc, char **argv)
 			    strerror(-ret));
 	filters = ns_filter_set_alloc();
 	if (!filters || ns_filter_set_hide_empty_cpus(filters, trace)) {
+		ns_tui_end();
 		fprintf(stderr, "nurseshark: out of memory\n");
 		ns_trace_close(trace);
 		return 1;
 	}
 	if (filters_file && ns_files_read_filters(&files, trace, filters, filters_file)) {
+		ns_tui_end();
 		ns_diag_print(&files.problems, stderr, "nurseshark: ");
 		ns_filter_set_free(filters);
 		ns_trace_close(trace);
@@ -483,6 +512,7 @@ int main(int argc, char **argv)
 	ret = ns_filter_args_apply(&fargs, trace, filters, !export, err, sizeof(err));
 	ns_filter_args_free(&fargs);
 	if (ret) {
+		ns_tui_end();
 		fprintf(stderr, "nurseshark: %s\n", err);
 		ns_filter_set_free(filters);
 		ns_trace_close(trace);
@@ -491,6 +521,7 @@ int main(int argc, char **argv)
 	setup.filters = filters;
 	/* the command line's filters (--filters, -F, --cpu...) win over a session's */
 	if (ns_files_restore_filters(&files, trace, filters, cmdline_filters || filters_file)) {
+		ns_tui_end();
 		fprintf(stderr, "nurseshark: out of memory\n");
 		ns_filter_set_free(filters);
 		ns_trace_close(trace);

@@ -12,6 +12,7 @@
 #ifndef NURSESHARK_TRACE_H
 #define NURSESHARK_TRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -68,6 +69,37 @@ struct ns_event_text {
  */
 struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len);
 void ns_trace_close(struct ns_trace *trace);
+
+/*
+ * Opening in the background, for the screen: ns_trace_open_async() reads
+ * the header and returns at once, with the events being indexed by
+ * threads of its own where the fast reader reads the file (else it
+ * indexes them before it returns, as ns_trace_open()). Until
+ * ns_trace_wait() has returned 0, use only ns_trace_loading(),
+ * ns_trace_preview(), ns_trace_cpu_nr_events() and the events it counts
+ * (ns_trace_event(), ns_trace_ev_*(), ns_trace_cpu_lower_bound()),
+ * ns_trace_path(), ns_trace_nr_cpus() and ns_trace_close(), which stops
+ * the indexing.
+ */
+struct ns_trace_progress {
+	uint64_t first_ns, last_ns;	/* the trace's span, known from the start */
+	uint64_t done_pages, total_pages;	/* ring-buffer pages indexed, of all */
+	uint64_t events;		/* indexed so far */
+};
+
+struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len);
+/* While indexing goes on: true, and how far it is in @prog (may be NULL). */
+bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *prog);
+/* Wait for the index: 0, or a negative errno with the reason in @err. */
+int ns_trace_wait(struct ns_trace *trace, char *err, size_t err_len);
+/*
+ * Rows [@first_row, @first_row + @n) of the list, read straight from the
+ * file (see preview.c): fills @out (free each with ns_event_text_free()),
+ * returns how many (fewer at the end), or a negative errno; -ENOTSUP when
+ * the file is read through libtracecmd (which indexes before the screen).
+ */
+int ns_trace_preview(struct ns_trace *trace, uint64_t first_row, size_t n,
+		     struct ns_event_text *out);
 
 const char *ns_trace_path(const struct ns_trace *trace);
 int ns_trace_nr_cpus(const struct ns_trace *trace);

@@ -39,6 +39,17 @@ struct ns_tui_setup {
 };
 
 /* ns_tui_run() and ns_tui_snapshot() with a setup (NULL: the defaults). */
+/*
+ * The loading screen while @trace (from ns_trace_open_async()) is indexed:
+ * 0 when the index is done (the terminal stays set up for
+ * ns_tui_run_setup()), 1 when the user quit, or a negative errno.
+ */
+int ns_tui_run_loading(struct ns_trace *trace, char *err, size_t err_len);
+/* The loading screen's frame of @trace off screen, printed to @out if not NULL. */
+int ns_tui_loading_snapshot(struct ns_trace *trace, int cols, int rows, FILE *out, char *err,
+			    size_t err_len);
+/* Give the terminal back after ns_tui_run_loading() (when not going on to the viewer). */
+void ns_tui_end(void);
 int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, char *err,
 		     size_t err_len);
 int ns_tui_snapshot_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, int cols,

@@ -72,11 +72,32 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cpu *c, i
  * looks ahead for its return) read the records that follow from the
  * libtracecmd handle the record came from: those are read there.
  */
-static bool needs_handle(struct ns_trace *trace, const struct tep_record *rec)
+bool ns_trace_needs_handle(struct ns_trace *trace, const struct tep_record *rec)
 {
 	int type = tep_data_type(trace->tep, (struct tep_record *)rec);
 
 	return !strcmp(ns_trace_event_system(trace, type), "ftrace");
+}
+
+/* The record at libtracecmd's offset @off, from libtracecmd (free it there). */
+struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_t off)
+{
+	struct tep_record *rec;
+	int rcpu = -1;
+
+	/* not while indexing: the threads use the tep that a recycle replaces */
+	if (trace->compressed && !trace->indexing && trace->bytes_read > NS_RECYCLE_BYTES &&
+	    ns_trace_recycle(trace))
+		return NULL;
+	rec = trace->handle ? tracecmd_read_at(trace->handle, off, &rcpu) : NULL;
+	if (rec && rcpu != cpu) {
+		tracecmd_free_record(rec);
+		rec = NULL;
+	}
+	if (rec)
+		ns_trace_count_page(trace, &trace->cpus[cpu],
+				    off & ~(uint64_t)(trace->page_size - 1));
+	return rec;
 }
 
 /**
@@ -95,22 +116,10 @@ struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx)
 	c = &trace->cpus[cpu];
 	if (trace->pages) {
 		rec = read_pages(trace, c, cpu, idx);
-		if (rec && needs_handle(trace, rec)) {
+		if (rec && ns_trace_needs_handle(trace, rec)) {
 			/* its plugin reads on through libtracecmd: read it there */
-			uint64_t off = rec->offset;
-
 			c->have_next = false;
-			if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES &&
-			    ns_trace_recycle(trace))
-				return NULL;
-			rec = trace->handle ? tracecmd_read_at(trace->handle, off, &rcpu) : NULL;
-			if (rec && rcpu != cpu) {
-				tracecmd_free_record(rec);
-				rec = NULL;
-			}
-			if (rec)
-				ns_trace_count_page(trace, c,
-						    off & ~(uint64_t)(trace->page_size - 1));
+			rec = ns_trace_read_handle(trace, cpu, rec->offset);
 		}
 	} else {
 		if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES &&
@@ -193,10 +202,13 @@ static void copy_seq(char *dst, size_t len, struct trace_seq *s)
 	trace_seq_reset(s);
 }
 
-/* Fill @txt from @rec; @time_raw gets the time exactly as report pads it. */
-static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
-			 struct tep_record *rec, struct ns_event_text *txt,
-			 char *time_raw, size_t time_len)
+/*
+ * The columns libtraceevent prints for @rec (latency, time, event, info)
+ * into @txt; @time_raw gets the time exactly as report pads it. The
+ * caller holds trace->tep_lock.
+ */
+int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
+			  struct ns_event_text *txt, char *time_raw, size_t time_len)
 {
 	struct tep_handle *tep = trace->tep;
 	struct tep_event *event;
@@ -205,10 +217,6 @@ static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	size_t n;
 
 	trace_seq_init(&s);
-	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
-	txt->cpu = cpu;
-	snprintf(txt->comm, sizeof(txt->comm), "%s", row_comm(trace, cpu, idx, row, txt->pid));
-
 	tep_print_event(tep, &s, rec, "%s", TEP_PRINT_LATENCY);
 	copy_seq(txt->latency, sizeof(txt->latency), &s);
 
@@ -240,9 +248,24 @@ static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	memcpy(txt->info, s.buffer, n);
 	txt->info[n] = '\0';
 	trace_seq_destroy(&s);
-
-	txt->missed = missed_before(&trace->cpus[cpu], idx);
 	return 0;
+}
+
+/* Fill @txt from @rec, event (cpu, idx) at @row. */
+static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			 struct tep_record *rec, struct ns_event_text *txt,
+			 char *time_raw, size_t time_len)
+{
+	int ret;
+
+	pthread_mutex_lock(&trace->tep_lock);
+	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
+	txt->cpu = cpu;
+	snprintf(txt->comm, sizeof(txt->comm), "%s", row_comm(trace, cpu, idx, row, txt->pid));
+	ret = ns_trace_print_locked(trace, rec, txt, time_raw, time_len);
+	pthread_mutex_unlock(&trace->tep_lock);
+	txt->missed = missed_before(&trace->cpus[cpu], idx);
+	return ret;
 }
 
 int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_event_text *txt)

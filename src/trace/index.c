@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pages.h"
@@ -126,9 +127,17 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 		snprintf(task->comm, sizeof(task->comm), "%s", comm);
 		task->last_ts = ts;
 	}
-	if (task->unknown_until == -1 && !tep_is_pid_registered(w->tep, pid)) {
-		task->unknown_until = (int64_t)idx;
-		snprintf(task->report_comm, sizeof(task->report_comm), "%s", comm);
+	if (task->unknown_until == -1) {
+		bool known;
+
+		/* the screen may be printing events meanwhile, which registers names */
+		pthread_mutex_lock(&w->trace->tep_lock);
+		known = tep_is_pid_registered(w->tep, pid);
+		pthread_mutex_unlock(&w->trace->tep_lock);
+		if (!known) {
+			task->unknown_until = (int64_t)idx;
+			snprintf(task->report_comm, sizeof(task->report_comm), "%s", comm);
+		}
 	}
 	return 0;
 }
@@ -181,11 +190,12 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 		c->page_offs[idx] = (uint16_t)(rec->offset & (page_size - 1));
 	}
 	if (!c->nr_pages || c->pages[c->nr_pages - 1].offset != page) {
+		/* the fast path sized it in ns_index_prepare(): it does not move */
 		if (GROW(c->pages, c->nr_pages, c->cap_pages))
 			return -ENOMEM;
 		c->pages[c->nr_pages].offset = page;
 		c->pages[c->nr_pages].first_idx = idx;
-		c->nr_pages++;
+		__atomic_store_n(&c->nr_pages, c->nr_pages + 1, __ATOMIC_RELEASE);
 		w->bytes_read += page_size;
 	}
 	if (rec->missed_events) {
@@ -205,6 +215,23 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *rec)
 {
 	return index_one(w, c, rec, tep_data_type(w->tep, rec), tep_data_pid(w->tep, rec));
+}
+
+/*
+ * For the tests of the screen while indexing (tests/loading.sh): with
+ * NS_TEST_HOLD_INDEX=FILE set, indexing waits past each CPU's first page
+ * until FILE exists, so that a test sees the trace half-indexed for as long
+ * as it needs, without timing anything.
+ */
+static void ns_index_hold(struct ns_trace *trace, uint64_t page)
+{
+	const char *hold = getenv("NS_TEST_HOLD_INDEX");
+	struct timespec ms = { 0, 1000000 };
+
+	if (!hold || !*hold || page < 1)
+		return;
+	while (access(hold, F_OK) && !__atomic_load_n(&trace->cancel, __ATOMIC_RELAXED))
+		nanosleep(&ms, NULL);
 }
 
 /* The fast path: records straight from the pages (see pages.c). */
@@ -227,10 +254,21 @@ static int index_cpu_pages(struct worker *w, int cpu)
 			.cpu = cpu,
 		};
 
+		if (r.page != c->done_pages) {
+			/* a new page: say how far we are, and stop if asked to */
+			if (__atomic_load_n(&w->trace->cancel, __ATOMIC_RELAXED)) {
+				ret = -ECANCELED;
+				break;
+			}
+			ns_index_hold(w->trace, r.page);
+			__atomic_store_n(&c->done_pages, r.page, __ATOMIC_RELAXED);
+		}
 		ret = index_one(w, c, &rec, r.type, r.pid);
 		if (ret)
 			break;
 	}
+	if (!ret)
+		__atomic_store_n(&c->done_pages, ns_pages_nr_pages(w->pages, cpu), __ATOMIC_RELAXED);
 	ns_pages_iter_close(it);
 	return ret;
 }
@@ -319,8 +357,10 @@ static int index_cpu(struct worker *w, int cpu)
 	ns_events_done(&c->ev);
 	if (ret)
 		return ret;
-	SHRINK(c->page_offs, c->nr_events, c->cap_page_offs);
-	SHRINK(c->pages, c->nr_pages, c->cap_pages);
+	if (!w->pages) {
+		SHRINK(c->page_offs, c->nr_events, c->cap_page_offs);
+		SHRINK(c->pages, c->nr_pages, c->cap_pages);
+	}
 	SHRINK(c->runs, c->nr_runs, c->cap_runs);
 	/* no sched_switch at all: the pid of the first event stands for the CPU */
 	if (!c->nr_runs && c->nr_events) {
@@ -362,8 +402,7 @@ static int index_cpus(struct ns_trace *trace)
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	struct rlimit as;
-	struct ns_pages *pages;
-	char why[128];
+	struct ns_pages *pages = trace->pages;
 	int nr = trace->nr_cpus, i, next_cpu = 0, ret = 0;
 	pthread_t threads[NS_INDEX_MAX_THREADS];
 	bool started[NS_INDEX_MAX_THREADS] = { 0 };
@@ -381,28 +420,7 @@ static int index_cpus(struct ns_trace *trace)
 		nr = 1;
 	if (nr < 1)
 		return 0;
-	/*
-	 * The fast reader where it reads the file as libtracecmd does, else
-	 * libtracecmd itself. Its threads share the trace's tep: fill its
-	 * lazy tables (cmdlines, common fields) before they start.
-	 */
-	pages = ns_pages_open(trace->path, trace->tep, why, sizeof(why));
-	if (pages && ns_pages_nr_cpus(pages) != trace->nr_cpus) {
-		ns_pages_close(pages);
-		pages = NULL;
-	}
-	for (i = 0; i < trace->nr_cpus; i++) {
-		/* a record takes 8 bytes of a page at least */
-		uint64_t most = pages ? ns_pages_nr_pages(pages, i) *
-			(uint64_t)(ns_pages_page_size(pages) / 8) : 0;
-
-		if (ns_events_init(&trace->cpus[i].ev, most)) {
-			ns_pages_close(pages);
-			return -ENOMEM;
-		}
-	}
-	tep_data_comm_from_pid(trace->tep, 0);
-	tep_is_pid_registered(trace->tep, 1);
+	/* the threads share the trace's tep: ns_index_prepare() filled its lazy tables */
 	for (i = 0; i < nr; i++) {
 		memset(&workers[i], 0, sizeof(workers[i]));
 		workers[i].pages = pages;
@@ -431,8 +449,6 @@ static int index_cpus(struct ns_trace *trace)
 	for (i = 0; i < nr; i++)
 		if (workers[i].ret && !ret)
 			ret = workers[i].ret;
-	/* it reads the events back too */
-	trace->pages = pages;
 	return ret;
 }
 
@@ -523,20 +539,96 @@ static int apply_comms(struct ns_trace *trace, struct comm_seen *seen, size_t n)
 {
 	size_t i;
 
+	int ret = 0;
+
 	qsort(seen, n, sizeof(*seen), cmp_comm_seen_row);
+	pthread_mutex_lock(&trace->tep_lock);
 	/* make libtraceevent build its sorted table before we add to it */
 	tep_data_comm_from_pid(trace->tep, 0);
 	for (i = 0; i < n; i++) {
 		struct ns_task *task = ns_tasks_get(&trace->tasks, seen[i].pid, true);
 
-		if (!task)
-			return -ENOMEM;
+		if (!task) {
+			ret = -ENOMEM;
+			break;
+		}
 		if (task->unknown_until != -1)
 			continue;
 		task->unknown_until = (int64_t)seen[i].at.row;
 		memcpy(task->report_comm, seen[i].comm, sizeof(task->report_comm));
 		tep_register_comm(trace->tep, seen[i].comm, seen[i].pid);
 	}
+	pthread_mutex_unlock(&trace->tep_lock);
+	return ret;
+}
+
+/* The first and last timestamp of @cpu's records, from its first and last pages. */
+static void cpu_span(const struct ns_pages *pages, int cpu, uint64_t *first, uint64_t *last)
+{
+	struct ns_pages_iter *it = ns_pages_iter_open(pages, cpu, 0, UINT64_MAX);
+	uint64_t n = ns_pages_nr_pages(pages, cpu), p, tries;
+	struct ns_pages_record r;
+
+	if (!it)
+		return;
+	if (ns_pages_iter_next(it, &r) == 1 && r.ts_ns < *first)
+		*first = r.ts_ns;
+	/* the last pages may be empty: look back a few */
+	for (p = n, tries = 0; p-- > 0 && tries < 64; tries++) {
+		bool any = false;
+
+		ns_pages_iter_seek(it, p, p + 1);
+		while (ns_pages_iter_next(it, &r) == 1) {
+			any = true;
+			if (r.ts_ns > *last)
+				*last = r.ts_ns;
+		}
+		if (any)
+			break;
+	}
+	ns_pages_iter_close(it);
+}
+
+/**
+ * ns_index_prepare - what indexing needs, and what can be known before it
+ * Opens the fast reader where it reads the file as libtracecmd does (else
+ * libtracecmd reads it), sizes the per-CPU arrays that must not move while
+ * readers look at them, and finds the trace's time span from each CPU's
+ * first and last pages. Returns 0 or a negative errno.
+ */
+int ns_index_prepare(struct ns_trace *trace)
+{
+	char why[128];
+	int i;
+
+	trace->pages = ns_pages_open(trace->path, trace->tep, why, sizeof(why));
+	if (trace->pages && ns_pages_nr_cpus(trace->pages) != trace->nr_cpus) {
+		ns_pages_close(trace->pages);
+		trace->pages = NULL;
+	}
+	trace->span_first = UINT64_MAX;
+	for (i = 0; i < trace->nr_cpus; i++) {
+		struct ns_cpu *c = &trace->cpus[i];
+		/* a record takes 8 bytes of a page at least */
+		uint64_t pages = trace->pages ? ns_pages_nr_pages(trace->pages, i) : 0;
+
+		if (ns_events_init(&c->ev, pages * (uint64_t)(trace->page_size / 8)))
+			return -ENOMEM;
+		if (pages) {
+			c->pages = malloc(pages * sizeof(*c->pages));
+			if (!c->pages)
+				return -ENOMEM;
+			c->cap_pages = pages;
+		}
+		trace->total_pages += pages;
+		if (trace->pages)
+			cpu_span(trace->pages, i, &trace->span_first, &trace->span_last);
+	}
+	if (trace->span_first == UINT64_MAX)
+		trace->span_first = trace->span_last = 0;
+	/* the indexing threads share the tep: fill its lazy tables now */
+	tep_data_comm_from_pid(trace->tep, 0);
+	tep_is_pid_registered(trace->tep, 1);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -232,10 +233,65 @@ void ns_trace_count_page(struct ns_trace *trace, struct ns_cpu *c, uint64_t page
 	trace->bytes_read += trace->page_size;
 }
 
+static void *indexer_main(void *arg)
+{
+	struct ns_trace *trace = arg;
+
+	trace->index_ret = ns_index_build(trace);
+	__atomic_store_n(&trace->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void index_error(char *err, size_t err_len, int ret)
+{
+	set_err(err, err_len, "cannot index events: %s", strerror(-ret));
+}
+
 struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
+{
+	struct ns_trace *trace = ns_trace_open_async(path, err, err_len);
+
+	if (trace && ns_trace_wait(trace, err, err_len)) {
+		ns_trace_close(trace);
+		return NULL;
+	}
+	return trace;
+}
+
+int ns_trace_wait(struct ns_trace *trace, char *err, size_t err_len)
+{
+	if (trace->indexing) {
+		pthread_join(trace->indexer, NULL);
+		trace->indexing = false;
+		if (trace->index_ret)
+			index_error(err, err_len, trace->index_ret);
+	}
+	return trace->index_ret;
+}
+
+bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *prog)
+{
+	int cpu;
+
+	if (prog) {
+		memset(prog, 0, sizeof(*prog));
+		prog->first_ns = trace->indexing ? trace->span_first : trace->first_ns;
+		prog->last_ns = trace->indexing ? trace->span_last : trace->last_ns;
+		prog->total_pages = trace->total_pages;
+		for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
+			prog->done_pages += __atomic_load_n(&trace->cpus[cpu].done_pages,
+							    __ATOMIC_RELAXED);
+			prog->events += ns_trace_cpu_nr_events(trace, cpu);
+		}
+	}
+	return trace->indexing && !__atomic_load_n(&trace->done, __ATOMIC_ACQUIRE);
+}
+
+struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len)
 {
 	struct stat st;
 	struct ns_trace *trace;
+	struct rlimit as;
 	int ret;
 
 	if (check_file(path, err, err_len))
@@ -246,6 +302,7 @@ struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
 	trace->path = strdup(path);
 	if (!trace->path)
 		goto nomem;
+	pthread_mutex_init(&trace->tep_lock, NULL);
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -285,9 +342,21 @@ struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
 	}
 	for (ret = 0; ret < trace->nr_cpus; ret++)
 		trace->cpus[ret].cur_page = UINT64_MAX;
-	ret = ns_index_build(trace);
+	ret = ns_index_prepare(trace);
+	/*
+	 * In the background where the fast reader reads the file; not under
+	 * an address-space limit, where one more thread's stack may be what
+	 * the index needs.
+	 */
+	if (!ret && trace->pages && (getrlimit(RLIMIT_AS, &as) || as.rlim_cur == RLIM_INFINITY) &&
+	    !pthread_create(&trace->indexer, NULL, indexer_main, trace)) {
+		trace->indexing = true;
+		return trace;
+	}
+	if (!ret)
+		ret = trace->index_ret = ns_index_build(trace);
 	if (ret) {
-		set_err(err, err_len, "cannot index events: %s", strerror(-ret));
+		index_error(err, err_len, ret);
 		goto fail;
 	}
 	return trace;
@@ -309,6 +378,11 @@ void ns_trace_close(struct ns_trace *trace)
 
 	if (!trace)
 		return;
+	if (trace->indexing) {
+		__atomic_store_n(&trace->cancel, 1, __ATOMIC_RELAXED);
+		pthread_join(trace->indexer, NULL);
+		trace->indexing = false;
+	}
 	if (trace->handle)
 		tracecmd_close(trace->handle);
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {
@@ -321,10 +395,12 @@ void ns_trace_close(struct ns_trace *trace)
 		free(trace->cpus[cpu].missed);
 		ns_tasks_free(&trace->cpus[cpu].names);
 	}
+	ns_preview_free(trace->preview, trace->nr_cpus);
 	free(trace->cpus);
 	ns_pages_close(trace->pages);
 	free(trace->order);
 	ns_tasks_free(&trace->tasks);
 	free(trace->path);
+	pthread_mutex_destroy(&trace->tep_lock);
 	free(trace);
 }

@@ -28,6 +28,7 @@
 #ifndef NS_TRACE_INT_H
 #define NS_TRACE_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
@@ -178,6 +179,7 @@ struct ns_cpu {
 	uint64_t cur_page;
 	uint64_t next_idx;
 	bool have_next;
+	uint64_t done_pages;		/* atomic: pages of this CPU indexed */
 	/* reading back with the fast reader: its iterator and the record it gave */
 	struct ns_pages_iter *rd;
 	struct tep_record rd_rec;
@@ -188,6 +190,21 @@ struct ns_trace {
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
 	struct ns_pages *pages;		/* the fast reader, NULL: libtracecmd reads */
+	/*
+	 * Indexing in the background (open.c): the thread, its result, a
+	 * request to stop, and what is known before it ends: the time span
+	 * and the pages to read (the fast reader's, or 0).
+	 */
+	pthread_t indexer;
+	bool indexing;			/* the thread was started and not joined */
+	int index_ret;
+	int done;			/* atomic: set by the thread as it ends */
+	int cancel;			/* atomic */
+	uint64_t span_first, span_last;
+	uint64_t total_pages;
+	struct ns_preview *preview;	/* preview.c */
+	/* libtraceevent's tables: the sched plugin adds names as it prints */
+	pthread_mutex_t tep_lock;
 	int nr_cpus;
 	int page_size;
 	bool in_usecs;
@@ -227,12 +244,17 @@ int ns_sched_names(const struct sched_fields *sf, int type, struct tep_record *r
 		   struct ns_sched_name out[2]);
 
 /* index.c */
+int ns_index_prepare(struct ns_trace *trace);
 int ns_index_build(struct ns_trace *trace);
 
 /* open.c */
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
 int ns_trace_recycle(struct ns_trace *trace);
 void ns_trace_count_page(struct ns_trace *trace, struct ns_cpu *c, uint64_t page);
+
+/* preview.c */
+struct ns_preview;
+void ns_preview_free(struct ns_preview *pv, int nr_cpus);
 
 /* order.c */
 /*
@@ -255,5 +277,9 @@ void ns_tasks_free(struct ns_tasks *tasks);
 /* format.c */
 struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx);
 void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec);
+bool ns_trace_needs_handle(struct ns_trace *trace, const struct tep_record *rec);
+struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_t off);
+int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
+			  struct ns_event_text *txt, char *time_raw, size_t time_len);
 
 #endif

@@ -225,30 +225,115 @@ int ns_tui_run(struct ns_trace *trace, char *err, size_t err_len)
 	return ns_tui_run_setup(trace, NULL, err, err_len);
 }
 
-int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, char *err,
-		     size_t err_len)
-{
-	struct saved_signals saved;
-	struct ns_tui t;
-	SCREEN *scr;
-	int ret, ch, sig;
+/* The terminal, from the loading screen to the viewer's last frame. */
+static SCREEN *term_scr;
+static struct saved_signals term_saved;
 
+static int term_begin(char *err, size_t err_len)
+{
+	if (term_scr)
+		return 0;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(err, err_len, "standard input and output must be a terminal "
 			 "(--snapshot and --export need none)");
 		return -ENOTTY;
 	}
 	quit_signal = 0;
-	catch_signals(&saved);
-	scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
+	catch_signals(&term_saved);
+	term_scr = newterm(NULL, stdout, stdin);
+	if (!term_scr) {
 		const char *term = getenv("TERM");
 
-		restore_signals(&saved);
+		restore_signals(&term_saved);
 		snprintf(err, err_len, "cannot use the terminal type '%s'", term ? term : "");
 		return -ENOTTY;
 	}
-	set_term(scr);
+	set_term(term_scr);
+	return 0;
+}
+
+/* Give the terminal back; die of the signal that asked us to quit, if one did. */
+static void term_end(void)
+{
+	int sig;
+
+	if (!term_scr)
+		return;
+	endwin();
+	delscreen(term_scr);
+	term_scr = NULL;
+	restore_signals(&term_saved);
+	sig = quit_signal;
+	if (sig) {
+		/* die of the signal, as the shell expects, now that the terminal is back */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+void ns_tui_end(void)
+{
+	term_end();
+}
+
+int ns_tui_run_loading(struct ns_trace *trace, char *err, size_t err_len)
+{
+	struct ns_tui_loading *l;
+	int ret, ch, quit = 0;
+
+	if (!ns_trace_loading(trace, NULL))
+		return 0;
+	ret = term_begin(err, err_len);
+	if (ret)
+		return ret;
+	l = ns_tui_loading_new(trace, use_colour());
+	if (!l) {
+		term_end();
+		snprintf(err, err_len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	keypad(stdscr, TRUE);
+	leaveok(stdscr, TRUE);
+	/* redraw as indexing goes on: a frame at least every 100 ms */
+	wtimeout(stdscr, 100);
+	while (!quit && !quit_signal && ns_trace_loading(trace, NULL)) {
+		ns_tui_loading_draw(l);
+		wnoutrefresh(stdscr);
+		doupdate();
+		errno = 0;
+		ch = wgetch(stdscr);
+		if (ch == ERR) {
+			if (errno == EINTR || errno == 0)
+				continue;
+			if (isatty(STDIN_FILENO))
+				continue;
+			quit = 1;	/* the terminal is gone */
+			break;
+		}
+		quit = ns_tui_loading_key(l, ch);
+	}
+	ns_tui_loading_free(l);
+	wtimeout(stdscr, -1);
+	if (quit || quit_signal) {
+		term_end();
+		return 1;
+	}
+	return 0;
+}
+
+int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, char *err,
+		     size_t err_len)
+{
+	struct ns_tui t;
+	int ret, ch;
+
+	ret = term_begin(err, err_len);
+	if (ret)
+		return ret;
 	ret = ns_tui_open(&t, trace, setup, err, err_len);
 	if (ret)
 		goto out;
@@ -279,14 +364,6 @@ out:
 	if (!ret)
 		ns_tui_persist_exit(&t);	/* the session to keep, to main.c */
 	ns_tui_close(&t);
-	endwin();
-	delscreen(scr);
-	restore_signals(&saved);
-	sig = quit_signal;
-	if (sig) {
-		/* die of the signal, as the shell expects, now that the terminal is back */
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
+	term_end();
 	return ret;
 }

@@ -97,6 +97,32 @@ static void headless_end(struct headless *h)
 		fclose(h->in);
 }
 
+int ns_tui_loading_snapshot(struct ns_trace *trace, int cols, int rows, FILE *out, char *err,
+			    size_t err_len)
+{
+	struct ns_tui_loading *l;
+	struct headless h;
+	int ret;
+
+	ret = headless_begin(&h, cols, rows, err, err_len);
+	if (!ret) {
+		l = ns_tui_loading_new(trace, 0);
+		if (l) {
+			ns_tui_loading_draw(l);
+			wnoutrefresh(stdscr);
+			doupdate();
+			if (out)
+				print_screen(out, cols, rows);
+			ns_tui_loading_free(l);
+		} else {
+			snprintf(err, err_len, "%s", strerror(ENOMEM));
+			ret = -ENOMEM;
+		}
+	}
+	headless_end(&h);
+	return ret;
+}
+
 static double cpu_us(void)
 {
 	struct timespec ts;

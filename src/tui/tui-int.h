@@ -62,6 +62,13 @@ struct ns_tui_glyphs {
 };
 
 void ns_tui_theme_init(struct ns_tui_theme *theme, int use_colour);
+
+/* loading.c: the screen while the index is built */
+struct ns_tui_loading;
+struct ns_tui_loading *ns_tui_loading_new(struct ns_trace *trace, int colour);
+void ns_tui_loading_free(struct ns_tui_loading *l);
+void ns_tui_loading_draw(struct ns_tui_loading *l);
+int ns_tui_loading_key(struct ns_tui_loading *l, int ch);
 attr_t ns_tui_task_attr(const struct ns_tui_theme *theme, int pid);
 void ns_tui_glyphs_init(struct ns_tui_glyphs *glyphs);
 void ns_tui_glyphs_set(struct ns_tui_glyphs *glyphs, int utf8);

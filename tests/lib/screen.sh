@@ -17,6 +17,8 @@
 #   screen_capture             # the screen now
 #   screen_stop                # also done by the EXIT trap
 #
+# screen_start returns once the loading screen is gone (screen_wait_loaded).
+#
 # screen_wait REGEX [SECONDS] polls the pane until a line matches the
 # extended regex (default timeout $SCREEN_TIMEOUT, 10 s); on timeout it
 # returns 1 and $SCREEN_LAST holds the last screen for the failure message.
@@ -52,6 +54,25 @@ screen_start() {
 		set -g escape-time 0 \; \
 		set -g default-terminal screen \; \
 		new-session -d -s "$SCREEN_TARGET" -x "$cols" -y "$rows" "$cmd" </dev/null
+	[ -n "${SCREEN_KEEP_LOADING:-}" ] || screen_wait_loaded
+}
+
+# While the trace is indexed the viewer shows its loading screen (title
+# "(indexing)"), which reads only scroll and quit keys: a test that drives
+# the viewer waits until something else is on the screen (the viewer, or
+# whatever the command printed instead). SCREEN_KEEP_LOADING=1: do not wait.
+screen_wait_loaded() {
+	local end
+
+	end=$(($(date +%s%N) + SCREEN_TIMEOUT * 1000000000))
+	while :; do
+		SCREEN_LAST=$(screen_capture 2>&1)
+		if grep -q '[^ ]' <<<"$SCREEN_LAST" && ! grep -q '(indexing)' <<<"$SCREEN_LAST"; then
+			return 0
+		fi
+		[ "$(date +%s%N)" -ge "$end" ] && return 1
+		sleep 0.05
+	done
 }
 
 # The server goes, and its socket file, which tmux leaves behind.
