@@ -161,6 +161,8 @@ const char *ns_trace_event_name(const struct ns_trace *trace, int type);
 int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx,
 		    struct ns_event_text *txt);
 void ns_event_text_free(struct ns_event_text *txt);
+/* Only the pid, cpu, event and info of @txt (what a search of Info needs): faster. */
+int ns_trace_format_info(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_event_text *txt);
 /*
  * ns_trace_format() of the event at @row (UINT64_MAX: look it up), plus the
  * whole line as `trace-cmd report` prints it (no newline, no lost-events

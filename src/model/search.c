@@ -299,6 +299,8 @@ static int test_event(struct ns_search_job *job, int cpu, uint64_t idx, uint64_t
 	if (s->spec.column == NS_SEARCH_ANY && s->spec.mode != NS_SEARCH_EXACT)
 		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, &job->line,
 					   &job->line_size);
+	else if (s->spec.column == NS_SEARCH_INFO)
+		ret = ns_trace_format_info(job->trace, cpu, idx, &job->txt);
 	else
 		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, NULL, NULL);
 	if (ret)

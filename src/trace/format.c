@@ -75,8 +75,15 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cpu *c, i
 bool ns_trace_needs_handle(struct ns_trace *trace, const struct tep_record *rec)
 {
 	int type = tep_data_type(trace->tep, (struct tep_record *)rec);
+	uint8_t *v;
 
-	return !strcmp(ns_trace_event_system(trace, type), "ftrace");
+	if (type < 0 || type >= NS_EV_TYPE_MAP)
+		return false;
+	/* a byte per type, looked up once: 1 no, 2 yes */
+	v = &trace->handle_types[type];
+	if (!*v)
+		*v = !strcmp(ns_trace_event_system(trace, type), "ftrace") ? 2 : 1;
+	return *v == 2;
 }
 
 /* The record at libtracecmd's offset @off, from libtracecmd (free it there). */
@@ -211,43 +218,48 @@ int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 			  struct ns_event_text *txt, char *time_raw, size_t time_len)
 {
 	struct tep_handle *tep = trace->tep;
+	struct trace_seq *s = &trace->seq;
 	struct tep_event *event;
-	struct trace_seq s;
 	const char *p;
 	size_t n;
 
-	trace_seq_init(&s);
-	tep_print_event(tep, &s, rec, "%s", TEP_PRINT_LATENCY);
-	copy_seq(txt->latency, sizeof(txt->latency), &s);
+	/* one buffer for every event, kept (the lock makes it ours) */
+	if (!trace->seq_ready) {
+		trace_seq_init(s);
+		trace->seq_ready = true;
+	}
+	trace_seq_reset(s);
+	if (time_raw) {
+		tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
+		copy_seq(txt->latency, sizeof(txt->latency), s);
 
-	tep_print_event(tep, &s, rec, trace->in_usecs ? "%6.1000d" : "%12d", TEP_PRINT_TIME);
-	copy_seq(time_raw, time_len, &s);
-	for (p = time_raw; *p == ' '; p++)
-		;
-	snprintf(txt->time, sizeof(txt->time), "%s", p);
+		tep_print_event(tep, s, rec, trace->in_usecs ? "%6.1000d" : "%12d",
+				TEP_PRINT_TIME);
+		copy_seq(time_raw, time_len, s);
+		for (p = time_raw; *p == ' '; p++)
+			;
+		snprintf(txt->time, sizeof(txt->time), "%s", p);
+	}
 
 	event = tep_find_event_by_record(tep, rec);
 	snprintf(txt->event, sizeof(txt->event), "%s", event ? event->name : "(NULL)");
 
-	tep_print_event(tep, &s, rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&s);
-	n = s.len;
+	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(s);
+	n = s->len;
 	/* report drops one trailing newline from the line */
-	if (n && s.buffer[n - 1] == '\n')
+	if (n && s->buffer[n - 1] == '\n')
 		n--;
 	if (txt->info_size < n + 1) {
 		char *ni = realloc(txt->info, n + 1);
 
-		if (!ni) {
-			trace_seq_destroy(&s);
+		if (!ni)
 			return -ENOMEM;
-		}
 		txt->info = ni;
 		txt->info_size = n + 1;
 	}
-	memcpy(txt->info, s.buffer, n);
+	memcpy(txt->info, s->buffer, n);
 	txt->info[n] = '\0';
-	trace_seq_destroy(&s);
 	return 0;
 }
 
@@ -265,6 +277,23 @@ static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	ret = ns_trace_print_locked(trace, rec, txt, time_raw, time_len);
 	pthread_mutex_unlock(&trace->tep_lock);
 	txt->missed = missed_before(&trace->cpus[cpu], idx);
+	return ret;
+}
+
+int ns_trace_format_info(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_event_text *txt)
+{
+	struct tep_record *rec;
+	int ret;
+
+	rec = ns_trace_read(trace, cpu, idx);
+	if (!rec)
+		return -EIO;
+	pthread_mutex_lock(&trace->tep_lock);
+	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
+	txt->cpu = cpu;
+	ret = ns_trace_print_locked(trace, rec, txt, NULL, 0);
+	pthread_mutex_unlock(&trace->tep_lock);
+	ns_trace_read_done(trace, rec);
 	return ret;
 }
 

@@ -401,6 +401,8 @@ void ns_trace_close(struct ns_trace *trace)
 	free(trace->order);
 	ns_tasks_free(&trace->tasks);
 	free(trace->path);
+	if (trace->seq_ready)
+		trace_seq_destroy(&trace->seq);
 	pthread_mutex_destroy(&trace->tep_lock);
 	free(trace);
 }

@@ -203,6 +203,9 @@ struct ns_trace {
 	uint64_t span_first, span_last;
 	uint64_t total_pages;
 	struct ns_preview *preview;	/* preview.c */
+	uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
+	struct trace_seq seq;		/* format.c's buffer, under tep_lock */
+	bool seq_ready;
 	/* libtraceevent's tables: the sched plugin adds names as it prints */
 	pthread_mutex_t tep_lock;
 	int nr_cpus;
