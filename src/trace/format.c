@@ -56,14 +56,7 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cpu *c, i
 	c->have_next = false;
 	if (ns_pages_iter_next(c->rd, &r) != 1)
 		return NULL;
-	c->rd_rec = (struct tep_record){
-		.ts = r.ts_ns,
-		.offset = r.offset,
-		.missed_events = r.missed,
-		.size = (int)r.size,
-		.data = (void *)r.data,
-		.cpu = cpu,
-	};
+	c->rd_rec = ns_pages_tep_record(&r);
 	return &c->rd_rec;
 }
 

@@ -3,13 +3,14 @@
  * Indexing: one pass over every record builds the per-CPU arrays described
  * in trace-int.h (events, pages, runs, lost events) and the names sched
  * events give to tasks. The records come from the fast reader (pages.c),
- * which parses the ring-buffer pages itself, or, for files it does not
- * read exactly as libtracecmd does, from libtracecmd record by record. CPUs are independent, so they are indexed in
- * parallel: each thread has its own libtracecmd handle (a handle is not
- * shared between threads; the first thread uses the trace's) and takes the
- * next CPU not yet taken. What needs
- * the merged order (which name report prints where) is done after, in one
- * thread.
+ * which parses the ring-buffer pages itself, or, for files it does not read
+ * exactly as libtracecmd does, from libtracecmd record by record. CPUs are
+ * independent, so they are indexed in parallel, each thread taking the next
+ * CPU not yet taken: on the fast path the threads share the trace's tep,
+ * read-only (ns_index_prepare() fills its lazy tables first); on the
+ * libtracecmd path each has its own handle (the first uses the trace's).
+ * What needs the merged order (which name report prints where) is done
+ * after, in one thread. All of it may run in the background (open.c).
  *
  * Two workarounds for libtracecmd 1.3 serve the libtracecmd path. It maps a
  * CPU's whole data at once, so every page read would stay resident:
@@ -205,6 +206,9 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 		c->missed[c->nr_missed].count = rec->missed_events;
 		c->nr_missed++;
 	}
+	if (idx && rec->ts < c->last_ts)
+		c->unsorted = true;
+	c->last_ts = rec->ts;
 	ret = ns_events_append(&c->ev, idx, rec->ts, pid, type);
 	if (ret)
 		return ret;
@@ -245,14 +249,7 @@ static int index_cpu_pages(struct worker *w, int cpu)
 	if (!it)
 		return -ENOMEM;
 	while ((ret = ns_pages_iter_next(it, &r)) == 1) {
-		struct tep_record rec = {
-			.ts = r.ts_ns,
-			.offset = r.offset,
-			.missed_events = r.missed,
-			.size = (int)r.size,
-			.data = (void *)r.data,
-			.cpu = cpu,
-		};
+		struct tep_record rec = ns_pages_tep_record(&r);
 
 		if (r.page != c->done_pages) {
 			/* a new page: say how far we are, and stop if asked to */
@@ -535,29 +532,41 @@ nomem:
  * order now, once, so that formatting rows later in any order gives the same
  * names.
  */
+static int cmp_comm_seen_pid(const void *a, const void *b)
+{
+	const struct comm_seen *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
 static int apply_comms(struct ns_trace *trace, struct comm_seen *seen, size_t n)
 {
-	size_t i;
-
+	size_t i, k = 0;
 	int ret = 0;
 
+	/* the first naming of each task wins: keep those, at the front */
 	qsort(seen, n, sizeof(*seen), cmp_comm_seen_row);
-	pthread_mutex_lock(&trace->tep_lock);
-	/* make libtraceevent build its sorted table before we add to it */
-	tep_data_comm_from_pid(trace->tep, 0);
 	for (i = 0; i < n; i++) {
 		struct ns_task *task = ns_tasks_get(&trace->tasks, seen[i].pid, true);
 
-		if (!task) {
-			ret = -ENOMEM;
-			break;
-		}
+		if (!task)
+			return -ENOMEM;
 		if (task->unknown_until != -1)
 			continue;
 		task->unknown_until = (int64_t)seen[i].at.row;
 		memcpy(task->report_comm, seen[i].comm, sizeof(task->report_comm));
-		tep_register_comm(trace->tep, seen[i].comm, seen[i].pid);
+		seen[k++] = seen[i];
 	}
+	/*
+	 * libtraceevent keeps its names in an array sorted by pid and inserts
+	 * each one in its place: in pid order most go at the end.
+	 */
+	qsort(seen, k, sizeof(*seen), cmp_comm_seen_pid);
+	pthread_mutex_lock(&trace->tep_lock);
+	/* make libtraceevent build its sorted table before we add to it */
+	tep_data_comm_from_pid(trace->tep, 0);
+	for (i = 0; i < k; i++)
+		tep_register_comm(trace->tep, seen[i].comm, seen[i].pid);
 	pthread_mutex_unlock(&trace->tep_lock);
 	return ret;
 }

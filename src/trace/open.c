@@ -14,6 +14,15 @@
  * libtracecmd maps each CPU's whole data at once, so every page read while
  * indexing would stay resident; release_behind() hands the pages already
  * indexed back to the kernel (they are re-read from the file if shown).
+ *
+ * Where the fast page reader reads the file, ns_trace_open_async() returns
+ * once the header is read and the span known (index.c's
+ * ns_index_prepare()), and a thread of ours builds the index meanwhile:
+ * the screen draws what is indexed so far, since the arrays it reads never
+ * move and their counts are published with release stores (trace-int.h).
+ * Everything else of the index (runs, the merged order, the task table) is
+ * used only after ns_trace_wait(). ns_trace_open() is the two in a row, so
+ * every test goes through the same code.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -9,21 +9,32 @@
  * exactly what report's linear scan picks.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace-int.h"
 
 struct merger {
 	const struct ns_trace *trace;
 	uint64_t *pos;		/* events consumed, per CPU */
+	uint64_t *head;		/* the timestamp of each CPU's next event */
 	int *heap;		/* CPUs with events left, min (ts, cpu) on top */
 	int n;
 };
 
 static uint64_t head_ts(const struct merger *m, int cpu)
 {
-	return ns_ev_ts(&m->trace->cpus[cpu].ev, m->pos[cpu]);
+	return m->head[cpu];
+}
+
+static void load_head(struct merger *m, int cpu)
+{
+	const struct ns_cpu *c = &m->trace->cpus[cpu];
+
+	if (m->pos[cpu] < c->nr_events)
+		m->head[cpu] = ns_ev_ts(&c->ev, m->pos[cpu]);
 }
 
 static bool before(const struct merger *m, int a, int b)
@@ -58,18 +69,21 @@ static int merger_init(struct merger *m, const struct ns_trace *trace, const uin
 
 	m->trace = trace;
 	m->n = 0;
-	m->pos = calloc(trace->nr_cpus + 1, sizeof(*m->pos));
+	m->pos = calloc(2 * (trace->nr_cpus + 1), sizeof(*m->pos));
 	m->heap = calloc(trace->nr_cpus + 1, sizeof(*m->heap));
 	if (!m->pos || !m->heap) {
 		free(m->pos);
 		free(m->heap);
 		return -ENOMEM;
 	}
+	m->head = m->pos + trace->nr_cpus + 1;
 	if (pos)
 		memcpy(m->pos, pos, trace->nr_cpus * sizeof(*pos));
-	for (cpu = 0; cpu < trace->nr_cpus; cpu++)
+	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
 		if (m->pos[cpu] < trace->cpus[cpu].nr_events)
 			m->heap[m->n++] = cpu;
+		load_head(m, cpu);
+	}
 	for (i = m->n / 2 - 1; i >= 0; i--)
 		sift_down(m, i);
 	return 0;
@@ -93,6 +107,8 @@ static bool merger_next(struct merger *m, struct ns_pos *out)
 	out->idx = m->pos[cpu]++;
 	if (m->pos[cpu] >= m->trace->cpus[cpu].nr_events)
 		m->heap[0] = m->heap[--m->n];
+	else
+		load_head(m, cpu);
 	sift_down(m, 0);
 	return true;
 }
@@ -103,49 +119,151 @@ static uint64_t merger_peek_ts(const struct merger *m)
 	return m->n ? head_ts(m, m->heap[0]) : UINT64_MAX;
 }
 
-int ns_order_build(struct ns_trace *trace, struct ns_order_probe *probes, size_t nr_probes)
+/*
+ * One stretch of the merged order, rows [row, end_row), which starts with
+ * pos[] events of each CPU consumed: its checkpoints and its probes' rows.
+ */
+struct segment {
+	struct ns_trace *trace;
+	uint64_t row, end_row;
+	uint64_t *pos;			/* nr_cpus counts */
+	struct ns_order_probe *probes;
+	size_t nr_probes;
+	int ret;
+};
+
+static void *merge_segment(void *arg)
 {
-	uint64_t row, ncpu = trace->nr_cpus;
-	size_t *next = NULL, *end = NULL, i;
+	struct segment *sg = arg;
+	struct ns_trace *trace = sg->trace;
+	uint64_t ncpu = trace->nr_cpus, row;
+	size_t *next, *end, i;
 	struct ns_pos pos;
 	struct merger m;
-	int ret;
 
-	trace->nr_order = trace->nr_events / NS_ORDER_STRIDE + 1;
-	trace->order = calloc(trace->nr_order * (ncpu ? ncpu : 1), sizeof(*trace->order));
 	next = calloc(ncpu + 1, sizeof(*next));
 	end = calloc(ncpu + 1, sizeof(*end));
-	if (!trace->order || !next || !end) {
-		ret = -ENOMEM;
-		goto out;
+	sg->ret = next && end ? merger_init(&m, trace, sg->pos) : -ENOMEM;
+	if (sg->ret) {
+		free(next);
+		free(end);
+		return NULL;
 	}
-	/* each CPU's probes: [next[cpu], end[cpu]) of the sorted array */
-	for (i = 0; i < nr_probes; i++) {
-		int cpu = probes[i].cpu;
+	/* each CPU's probes in this stretch: [next[cpu], end[cpu]) of the sorted array */
+	for (i = 0; i < sg->nr_probes; i++) {
+		int cpu = sg->probes[i].cpu;
 
+		if (sg->probes[i].idx < sg->pos[cpu])
+			continue;
 		if (!end[cpu])
 			next[cpu] = i;
 		end[cpu] = i + 1;
-		probes[i].row = trace->nr_events;
 	}
-	ret = merger_init(&m, trace, NULL);
-	if (ret)
-		goto out;
-	for (row = 0; row < trace->nr_events; row++) {
+	for (row = sg->row; row < sg->end_row; row++) {
 		if (row % NS_ORDER_STRIDE == 0)
 			memcpy(&trace->order[row / NS_ORDER_STRIDE * ncpu], m.pos,
 			       ncpu * sizeof(*m.pos));
 		merger_next(&m, &pos);
-		while (next[pos.cpu] < end[pos.cpu] && probes[next[pos.cpu]].idx <= pos.idx) {
-			if (probes[next[pos.cpu]].idx == pos.idx)
-				probes[next[pos.cpu]].row = row;
+		while (next[pos.cpu] < end[pos.cpu] &&
+		       sg->probes[next[pos.cpu]].idx <= pos.idx) {
+			if (sg->probes[next[pos.cpu]].idx == pos.idx)
+				sg->probes[next[pos.cpu]].row = row;
 			next[pos.cpu]++;
 		}
 	}
 	merger_free(&m);
-out:
 	free(next);
 	free(end);
+	return NULL;
+}
+
+#define NS_ORDER_MAX_THREADS	8
+#define NS_ORDER_MIN_SEGMENT	(1u << 20)	/* rows below which one thread does */
+
+/*
+ * Where the merged order reaches time @ts: each CPU's events before it.
+ * Right only when every CPU's timestamps go forward: then the merge takes
+ * every event before @ts ahead of every event at or after it.
+ */
+static uint64_t split_at(const struct ns_trace *trace, uint64_t ts, uint64_t *pos)
+{
+	uint64_t rows = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
+		pos[cpu] = ns_trace_cpu_lower_bound(trace, cpu, ts);
+		rows += pos[cpu];
+	}
+	return rows;
+}
+
+int ns_order_build(struct ns_trace *trace, struct ns_order_probe *probes, size_t nr_probes)
+{
+	struct segment sg[NS_ORDER_MAX_THREADS];
+	pthread_t threads[NS_ORDER_MAX_THREADS];
+	bool started[NS_ORDER_MAX_THREADS] = { 0 };
+	uint64_t ncpu = trace->nr_cpus, *pos;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int nr = online > 1 ? (int)online : 1, i, cpu, ret = 0;
+	size_t p;
+
+	trace->nr_order = trace->nr_events / NS_ORDER_STRIDE + 1;
+	trace->order = calloc(trace->nr_order * (ncpu ? ncpu : 1), sizeof(*trace->order));
+	if (nr > NS_ORDER_MAX_THREADS)
+		nr = NS_ORDER_MAX_THREADS;
+	if ((uint64_t)nr > trace->nr_events / NS_ORDER_MIN_SEGMENT)
+		nr = (int)(trace->nr_events / NS_ORDER_MIN_SEGMENT) + 1;
+	for (cpu = 0; cpu < trace->nr_cpus; cpu++)
+		if (trace->cpus[cpu].unsorted)
+			nr = 1;
+	pos = calloc((size_t)(nr + 1) * (ncpu + 1), sizeof(*pos));
+	if (!trace->order || !pos) {
+		free(pos);
+		return -ENOMEM;
+	}
+	for (p = 0; p < nr_probes; p++)
+		probes[p].row = trace->nr_events;
+	/*
+	 * Split the rows into nr stretches of about equal size at timestamps
+	 * (a binary search in time for each), and merge them in parallel.
+	 */
+	for (i = 0; i < nr; i++) {
+		sg[i] = (struct segment){ .trace = trace, .pos = pos + (size_t)i * (ncpu + 1),
+					  .probes = probes, .nr_probes = nr_probes };
+		if (i) {
+			uint64_t want = trace->nr_events / nr * i, lo = trace->first_ns,
+				 hi = trace->last_ns;
+
+			while (lo < hi) {
+				uint64_t mid = lo + (hi - lo) / 2;
+
+				if (split_at(trace, mid, sg[i].pos) < want)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			sg[i].row = split_at(trace, lo, sg[i].pos);
+			if (sg[i].row < sg[i - 1].row) {
+				sg[i].row = sg[i - 1].row;
+				memcpy(sg[i].pos, sg[i - 1].pos, ncpu * sizeof(*pos));
+			}
+			sg[i - 1].end_row = sg[i].row;
+		}
+	}
+	sg[nr - 1].end_row = trace->nr_events;
+	for (i = 1; i < nr; i++)
+		started[i] = !pthread_create(&threads[i], NULL, merge_segment, &sg[i]);
+	merge_segment(&sg[0]);
+	for (i = 1; i < nr; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			merge_segment(&sg[i]);
+	}
+	for (i = 0; i < nr; i++)
+		if (sg[i].ret && !ret)
+			ret = sg[i].ret;
+	free(pos);
 	return ret;
 }
 

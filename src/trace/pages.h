@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <event-parse.h>
 
 struct tep_handle;
 struct ns_pages;
@@ -98,5 +99,18 @@ void ns_pages_iter_seek(struct ns_pages_iter *iter, uint64_t first_page, uint64_
  */
 int ns_pages_iter_next(struct ns_pages_iter *iter, struct ns_pages_record *rec);
 void ns_pages_iter_close(struct ns_pages_iter *iter);
+
+/* @r as the tep_record libtraceevent prints (valid as long as @r's data). */
+static inline struct tep_record ns_pages_tep_record(const struct ns_pages_record *r)
+{
+	return (struct tep_record){
+		.ts = r->ts_ns,
+		.offset = r->offset,
+		.missed_events = r->missed,
+		.size = (int)r->size,
+		.data = (void *)r->data,
+		.cpu = r->cpu,
+	};
+}
 
 #endif

@@ -123,14 +123,7 @@ static int smallest(const struct ns_trace *trace, const struct ns_preview *pv)
 static int print_head(struct ns_trace *trace, const struct ns_pages_record *r,
 		      struct ns_event_text *txt)
 {
-	struct tep_record rec = {
-		.ts = r->ts_ns,
-		.offset = r->offset,
-		.missed_events = r->missed,
-		.size = (int)r->size,
-		.data = (void *)r->data,
-		.cpu = r->cpu,
-	};
+	struct tep_record rec = ns_pages_tep_record(r);
 	struct tep_record *use = &rec;
 	char time_raw[32];
 	int ret;

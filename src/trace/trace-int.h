@@ -15,6 +15,17 @@
  * headers; else by tracecmd_read_at(pages[p].offset + page_offs[idx]), the
  * one array of 2 bytes per event that only the libtracecmd path keeps.
  *
+ * Memory: 8 bytes per event, plus 16 per page, per sched_switch and per lost
+ * events, plus the order's checkpoints: 8.5 bytes per event on busy traces,
+ * where KernelShark keeps over 80. A per-page index that decodes pages on
+ * demand would be smaller still, but every zoom, filter and search would
+ * then decompress pages; 8 bytes keep those at memory speed.
+ *
+ * While indexing (open.c), readers may use events [0, nr_events) of a CPU
+ * (an acquire load) and pages [0, nr_pages): the writer fills an entry
+ * before it raises the count (a release store), chunks are never moved and
+ * the fast path sizes pages[] from the file before it starts.
+ *
  * The merged order (rows, as `trace-cmd report` prints them) is not stored
  * per event: every NS_ORDER_STRIDE rows a checkpoint keeps how far each
  * CPU's array has been consumed, and a row is found by merging forward from
@@ -180,6 +191,8 @@ struct ns_cpu {
 	uint64_t next_idx;
 	bool have_next;
 	uint64_t done_pages;		/* atomic: pages of this CPU indexed */
+	uint64_t last_ts;		/* while indexing: the last event's timestamp */
+	bool unsorted;			/* a timestamp went back (damaged, or odd clocks) */
 	/* reading back with the fast reader: its iterator and the record it gave */
 	struct ns_pages_iter *rd;
 	struct tep_record rd_rec;

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tui-int.h"
@@ -85,6 +86,17 @@ static int use_colour(void)
  * ns_tui_open - set up the front end on the current curses screen
  * Returns 0, or a negative errno with @err filled in.
  */
+/* Keys one at a time, unechoed, function keys decoded, no cursor. */
+static void curses_modes(void)
+{
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	keypad(stdscr, TRUE);
+	leaveok(stdscr, TRUE);
+}
+
 int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_setup *setup,
 		char *err, size_t err_len)
 {
@@ -93,12 +105,7 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 	memset(t, 0, sizeof(*t));
 	t->trace = trace;
 	t->setup = setup;
-	cbreak();
-	noecho();
-	nonl();
-	curs_set(0);
-	keypad(stdscr, TRUE);
-	leaveok(stdscr, TRUE);
+	curses_modes();
 	ns_tui_glyphs_init(&t->glyphs);
 	ns_tui_theme_init(&t->theme, use_colour());
 	ret = ns_tui_keymap_init(&t->keymap);
@@ -278,9 +285,13 @@ void ns_tui_end(void)
 
 int ns_tui_run_loading(struct ns_trace *trace, char *err, size_t err_len)
 {
+	struct timespec tick = { 0, 10 * 1000000 };
 	struct ns_tui_loading *l;
-	int ret, ch, quit = 0;
+	int ret, ch, quit = 0, i;
 
+	/* a small trace is indexed in a blink: no loading screen to flash by */
+	for (i = 0; i < 20 && ns_trace_loading(trace, NULL); i++)
+		nanosleep(&tick, NULL);
 	if (!ns_trace_loading(trace, NULL))
 		return 0;
 	ret = term_begin(err, err_len);
@@ -292,12 +303,7 @@ int ns_tui_run_loading(struct ns_trace *trace, char *err, size_t err_len)
 		snprintf(err, err_len, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	cbreak();
-	noecho();
-	nonl();
-	curs_set(0);
-	keypad(stdscr, TRUE);
-	leaveok(stdscr, TRUE);
+	curses_modes();
 	/* redraw as indexing goes on: a frame at least every 100 ms */
 	wtimeout(stdscr, 100);
 	while (!quit && !quit_signal && ns_trace_loading(trace, NULL)) {

@@ -6,6 +6,7 @@
  * `report -l`; and the row <-> event mappings must agree with each other.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <trace-cmd.h>
 #include "nurseshark/trace.h"
 #include "traces.h"
@@ -247,6 +248,57 @@ static void check_index(struct ns_trace *t, const char *path)
 	tracecmd_close(h);
 }
 
+/*
+ * The merged order of a trace big enough to be merged by several threads
+ * (in stretches split at timestamps): read in one sweep from row 0, rows go
+ * by (timestamp, CPU) and each CPU's events come one after the other; and
+ * reading from any checkpoint's row (where a stretch may start) gives the
+ * rows the sweep gave there.
+ */
+static void check_order(struct ns_trace *t, const char *path)
+{
+	uint64_t n = ns_trace_nr_events(t), row = 0, bad = 0, prev_ts = 0, *next;
+	int ncpu = ns_trace_nr_cpus(t), prev_cpu = -1;
+	struct ns_pos *pos = malloc(4096 * sizeof(*pos)), at[2], *seen;
+	size_t got, i;
+
+	next = calloc((size_t)ncpu + 1, sizeof(*next));
+	seen = malloc((n / 1024 + 1) * 2 * sizeof(*seen));
+	if (!pos || !next || !seen) {
+		FAIL("out of memory");
+		goto out;
+	}
+	while (row < n && (got = ns_trace_rows(t, row, 4096, pos)) > 0) {
+		for (i = 0; i < got; i++, row++) {
+			uint64_t ts = ns_trace_ev_ts(t, pos[i].cpu, pos[i].idx);
+
+			if (pos[i].idx != next[pos[i].cpu]++ || ts < prev_ts ||
+			    (ts == prev_ts && pos[i].cpu < prev_cpu))
+				bad++;
+			prev_ts = ts;
+			prev_cpu = pos[i].cpu;
+			if (row % 1024 == 0)
+				seen[row / 1024 * 2] = pos[i];
+			if (row % 1024 == 1023)
+				seen[row / 1024 * 2 + 1] = pos[i];
+		}
+	}
+	CHECK(row == n && !bad, "the merged order goes by (time, CPU), each CPU in turn (%llu rows): %s",
+	      (unsigned long long)row, base_name(path));
+	for (row = 1024, bad = 0; row < n; row += 1024)
+		if (ns_trace_rows(t, row - 1, 2, at) < 1 ||
+		    at[0].cpu != seen[(row - 1) / 1024 * 2 + 1].cpu ||
+		    at[0].idx != seen[(row - 1) / 1024 * 2 + 1].idx ||
+		    at[1].cpu != seen[row / 1024 * 2].cpu || at[1].idx != seen[row / 1024 * 2].idx)
+			bad++;
+	CHECK(!bad, "reading from each checkpoint gives the sweep's rows (%llu wrong): %s",
+	      (unsigned long long)bad, base_name(path));
+out:
+	free(pos);
+	free(next);
+	free(seen);
+}
+
 /* big.dat (5.4 M events): the index against libtracecmd, and its size. */
 static void check_big(void)
 {
@@ -267,6 +319,7 @@ static void check_big(void)
 		return;
 	}
 	check_index(t, path);
+	check_order(t, path);
 	CHECK(ns_trace_index_bytes(t) <= 11 * ns_trace_nr_events(t),
 	      "index within 11 bytes per event (%.1f): %s",
 	      (double)ns_trace_index_bytes(t) / ns_trace_nr_events(t), base_name(path));
