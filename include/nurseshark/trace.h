@@ -227,6 +227,25 @@ int ns_trace_filter_type(const struct ns_trace_filter *f, int i, int type);
 int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint64_t want,
 			  uint64_t *match);
 
+/*
+ * A reader of the trace's events for another thread than the screen's:
+ * each thread that reads events at the same time as others needs its own
+ * (and the CPUs it reads are its own: one reader, one thread). NULL when
+ * out of memory or when the file is read through libtracecmd, whose one
+ * handle serves one thread.
+ */
+struct ns_trace_reader;
+struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace);
+void ns_trace_reader_free(struct ns_trace_reader *r);
+/*
+ * The same expressions compiled again: libtraceevent's filters keep a
+ * scratch buffer in each expression, so each thread matches with its own.
+ */
+struct ns_trace_filter *ns_trace_filter_clone(const struct ns_trace_filter *f);
+/* ns_trace_filter_match() reading through @r (NULL: the screen's reader). */
+int ns_trace_filter_match_r(struct ns_trace_filter *f, struct ns_trace_reader *r, int cpu,
+			    uint64_t idx, uint64_t want, uint64_t *match);
+
 /* Event types the trace's formats define, enumerated by i < nr. */
 int ns_trace_nr_event_types(const struct ns_trace *trace);
 int ns_trace_event_type_at(const struct ns_trace *trace, int i);

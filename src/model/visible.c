@@ -33,9 +33,12 @@
  * which trace-cmd 3.2 changed; report 3.1.6 is our oracle.)
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "nurseshark/filter.h"
 #include "nurseshark/trace.h"
@@ -174,6 +177,18 @@ struct type_verdict {
 	uint64_t maybe;			/* expressions that need the record */
 };
 
+#define NS_PASS_MAX_THREADS	8
+
+/* One thread of a parallel pass: its own reader and its own copy of the expressions. */
+struct pass_worker {
+	struct ns_filter_pass *pass;
+	struct ns_trace_reader *reader;
+	struct ns_trace_filter *tf;
+	pthread_t thread;
+	bool started;
+	int ret;
+};
+
 struct ns_filter_pass {
 	struct ns_trace *trace;
 	struct ns_visible *vis;
@@ -183,6 +198,18 @@ struct ns_filter_pass {
 	uint8_t *last_shown[NS_PANES];	/* per CPU: report's last_printed */
 	uint64_t row;
 	bool complete;
+	/*
+	 * With advanced expressions, where the file is read by the fast
+	 * reader and there is more than one CPU to run on: threads judge the
+	 * events CPU by CPU (a CPU's verdicts depend only on its own events),
+	 * then the list's bits by row are set from the CPUs' in one sweep.
+	 */
+	struct pass_worker workers[NS_PASS_MAX_THREADS];
+	int nr_workers;			/* 0: judge row by row here */
+	int next_cpu, workers_done;	/* atomic */
+	int cancel;			/* atomic */
+	uint64_t judged;		/* atomic: events judged by the threads */
+	bool judging;			/* the threads run */
 	struct ns_pos pos[NS_VISIBLE_CHUNK];
 };
 
@@ -527,12 +554,15 @@ fail:
 	return ret;
 }
 
+static void stop_workers(struct ns_filter_pass *pass);
+
 void ns_filter_pass_free(struct ns_filter_pass *pass)
 {
 	int i;
 
 	if (!pass)
 		return;
+	stop_workers(pass);
 	ns_visible_free(pass->vis);
 	ns_trace_filter_free(pass->tf);
 	free(pass->verdict);
@@ -572,53 +602,211 @@ static bool advanced_ok(struct ns_filter_pass *pass, int pane, const struct type
 	return !hidden;
 }
 
+/*
+ * Is event (cpu, idx) shown, pane by pane? Reads it through @reader with
+ * @tf when the advanced expressions need the record.
+ */
+static int judge(struct ns_filter_pass *pass, struct ns_trace_filter *tf,
+		 struct ns_trace_reader *reader, int cpu, uint64_t idx, bool ok[NS_PANES])
+{
+	struct ns_visible *vis = pass->vis;
+	const struct type_verdict *v;
+	uint64_t match = 0, want_mask = 0;
+	struct ns_event ev;
+	int pane;
+
+	ns_trace_event(pass->trace, cpu, idx, &ev);
+	for (pane = 0; pane < NS_PANES; pane++)
+		ok[pane] = vis->pane[pane].active && cheap_ok(&vis->pane[pane], &ev, cpu);
+	if (!tf || !(ok[0] || ok[1]))
+		return 0;
+	v = verdict_of(pass, (uint16_t)ev.type);
+	for (pane = 0; pane < NS_PANES; pane++)
+		if (ok[pane] && (v->show[pane] == V_MAYBE || v->hide[pane] == V_MAYBE))
+			want_mask |= v->maybe;
+	if (want_mask) {
+		int ret = ns_trace_filter_match_r(tf, reader, cpu, idx, want_mask, &match);
+
+		if (ret)
+			return ret;
+	}
+	for (pane = 0; pane < NS_PANES; pane++)
+		if (ok[pane])
+			ok[pane] = advanced_ok(pass, pane, v, &ev, cpu, match);
+	return 0;
+}
+
+/* A thread of a parallel pass: whole CPUs, one after the other. */
+static void *pass_worker_main(void *arg)
+{
+	struct pass_worker *w = arg;
+	struct ns_filter_pass *pass = w->pass;
+	struct ns_visible *vis = pass->vis;
+	int cpu;
+
+	while (!__atomic_load_n(&pass->cancel, __ATOMIC_RELAXED)) {
+		uint64_t n, idx, batch = 0;
+
+		cpu = __atomic_fetch_add(&pass->next_cpu, 1, __ATOMIC_RELAXED);
+		if (cpu >= vis->nr_cpus)
+			break;
+		n = ns_trace_cpu_nr_events(pass->trace, cpu);
+		for (idx = 0; idx < n && !w->ret; idx++) {
+			bool ok[NS_PANES];
+
+			w->ret = judge(pass, w->tf, w->reader, cpu, idx, ok);
+			if (ok[PANE_LIST] && vis->list_filtered)
+				bits_set(&vis->list_cpu[cpu], idx);
+			if (ok[PANE_GRAPH] && vis->graph_filtered)
+				bits_set(&vis->graph[cpu], idx);
+			if (++batch == 4096) {
+				__atomic_add_fetch(&pass->judged, batch, __ATOMIC_RELAXED);
+				batch = 0;
+				if (__atomic_load_n(&pass->cancel, __ATOMIC_RELAXED))
+					break;
+			}
+		}
+		__atomic_add_fetch(&pass->judged, batch, __ATOMIC_RELAXED);
+		if (w->ret)
+			break;
+	}
+	__atomic_add_fetch(&pass->workers_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void stop_workers(struct ns_filter_pass *pass)
+{
+	int i;
+
+	__atomic_store_n(&pass->cancel, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < pass->nr_workers; i++) {
+		if (pass->workers[i].started)
+			pthread_join(pass->workers[i].thread, NULL);
+		pass->workers[i].started = false;
+		ns_trace_reader_free(pass->workers[i].reader);
+		ns_trace_filter_free(pass->workers[i].tf);
+		pass->workers[i].reader = NULL;
+		pass->workers[i].tf = NULL;
+	}
+	pass->judging = false;
+}
+
+/*
+ * Start the threads of a parallel pass, if it can be one: 1 when they run,
+ * 0 when the pass goes row by row, or a negative errno.
+ */
+static int start_workers(struct ns_filter_pass *pass)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int nr = pass->vis->nr_cpus, i, t;
+	struct ns_trace_reader *probe;
+
+	if (online < 2 || nr < 2 || !pass->tf)
+		return 0;
+	probe = ns_trace_reader_new(pass->trace);	/* NULL: read through libtracecmd */
+	if (!probe)
+		return 0;
+	ns_trace_reader_free(probe);
+	if (nr > online)
+		nr = (int)online;
+	if (nr > NS_PASS_MAX_THREADS)
+		nr = NS_PASS_MAX_THREADS;
+	/* the threads only read the verdicts: work them all out now */
+	for (t = 0; t < NS_NR_TYPES; t++)
+		verdict_of(pass, t);
+	for (i = 0; i < nr; i++) {
+		struct pass_worker *w = &pass->workers[i];
+
+		w->pass = pass;
+		w->reader = ns_trace_reader_new(pass->trace);
+		w->tf = ns_trace_filter_clone(pass->tf);
+		pass->nr_workers = i + 1;
+		if (!w->reader || !w->tf) {
+			stop_workers(pass);
+			return -ENOMEM;
+		}
+	}
+	pass->judging = true;
+	for (i = 0; i < nr; i++) {
+		struct pass_worker *w = &pass->workers[i];
+
+		w->started = !pthread_create(&w->thread, NULL, pass_worker_main, w);
+		if (!w->started)
+			__atomic_add_fetch(&pass->workers_done, 1, __ATOMIC_RELEASE);
+	}
+	/* a thread that would not start leaves its CPUs to the others */
+	for (i = 0; i < nr && !pass->workers[i].started; i++)
+		;
+	if (i == nr) {
+		stop_workers(pass);
+		pass->nr_workers = 0;
+		return 0;
+	}
+	return 1;
+}
+
+/* While the threads judge: wait a little for them; 1 once all are done. */
+static int wait_workers(struct ns_filter_pass *pass)
+{
+	struct timespec ms = { 0, 1000000 };
+	int i, ret = 0;
+
+	for (i = 0; i < 5; i++) {
+		if (__atomic_load_n(&pass->workers_done, __ATOMIC_ACQUIRE) == pass->nr_workers)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	if (__atomic_load_n(&pass->workers_done, __ATOMIC_ACQUIRE) < pass->nr_workers)
+		return 0;
+	for (i = 0; i < pass->nr_workers; i++)
+		if (pass->workers[i].ret && !ret)
+			ret = pass->workers[i].ret;
+	stop_workers(pass);
+	return ret ? ret : 1;
+}
+
 int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
 {
 	struct ns_visible *vis = pass->vis;
 	uint64_t nr = vis->nr_events;
+	int ret;
 
+	if (!pass->complete && !pass->row && !pass->nr_workers) {
+		ret = start_workers(pass);
+		if (ret < 0)
+			return ret;
+	}
+	if (pass->judging) {
+		ret = wait_workers(pass);
+		if (ret <= 0)
+			return ret;
+	}
 	while (!pass->complete && budget) {
 		size_t want = NS_VISIBLE_CHUNK, got, i;
-		int pane;
 
 		if (want > budget)
 			want = budget;
 		if (want > nr - pass->row)
 			want = nr - pass->row;
+		/* after the threads, only the list's bits by row are left to set */
+		if (pass->nr_workers && !vis->list_filtered)
+			want = 0, pass->row = nr;
 		got = want ? ns_trace_rows(pass->trace, pass->row, want, pass->pos) : 0;
 		if (want && got != want)
 			return -EIO;
 		for (i = 0; i < got; i++, pass->row++) {
 			int cpu = pass->pos[i].cpu;
-			uint64_t idx = pass->pos[i].idx, match = 0;
-			struct ns_event evv, *ev = &evv;
-			const struct type_verdict *v = NULL;
+			uint64_t idx = pass->pos[i].idx;
 			bool ok[NS_PANES];
 
-			ns_trace_event(pass->trace, cpu, idx, ev);
-			for (pane = 0; pane < NS_PANES; pane++)
-				ok[pane] = vis->pane[pane].active &&
-					   cheap_ok(&vis->pane[pane], ev, cpu);
-			if (pass->tf && (ok[0] || ok[1])) {
-				uint64_t want_mask = 0;
-
-				v = verdict_of(pass, (uint16_t)ev->type);
-				for (pane = 0; pane < NS_PANES; pane++)
-					if (ok[pane] && (v->show[pane] == V_MAYBE ||
-							 v->hide[pane] == V_MAYBE))
-						want_mask |= v->maybe;
-				if (want_mask) {
-					int ret = ns_trace_filter_match(pass->tf, cpu, idx,
-									want_mask, &match);
-
-					if (ret)
-						return ret;
-				}
-				for (pane = 0; pane < NS_PANES; pane++)
-					if (ok[pane])
-						ok[pane] = advanced_ok(pass, pane, v, ev, cpu,
-								       match);
+			if (pass->nr_workers) {
+				if (bits_get(&vis->list_cpu[cpu], idx))
+					bits_set(&vis->list, pass->row);
+				continue;
 			}
+			ret = judge(pass, pass->tf, NULL, cpu, idx, ok);
+			if (ret)
+				return ret;
 			if (ok[PANE_LIST] && vis->list_filtered) {
 				bits_set(&vis->list, pass->row);
 				bits_set(&vis->list_cpu[cpu], idx);
@@ -644,8 +832,12 @@ int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
 void ns_filter_pass_progress(const struct ns_filter_pass *pass, uint64_t *done,
 			     uint64_t *total)
 {
-	*done = pass->row;
 	*total = pass->vis->nr_events;
+	/* a parallel pass: the threads' half, then the sweep by row */
+	if (pass->nr_workers)
+		*done = (__atomic_load_n(&pass->judged, __ATOMIC_RELAXED) + pass->row) / 2;
+	else
+		*done = pass->row;
 }
 
 struct ns_visible *ns_filter_pass_take(struct ns_filter_pass *pass)

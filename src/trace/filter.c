@@ -55,7 +55,8 @@ void ns_trace_filter_free(struct ns_trace_filter *f)
 	if (!f)
 		return;
 	for (i = 0; i < f->nr; i++) {
-		tep_filter_free(f->filter[i]);
+		if (f->filter[i])
+			tep_filter_free(f->filter[i]);
 		free(f->text[i]);
 	}
 	free(f);
@@ -207,6 +208,25 @@ int ns_trace_filter_add(struct ns_trace_filter *f, const char *text, char *err, 
 	return f->nr++;
 }
 
+struct ns_trace_filter *ns_trace_filter_clone(const struct ns_trace_filter *f)
+{
+	struct ns_trace_filter *c = ns_trace_filter_alloc(f->trace);
+	char err[256];
+	int i;
+
+	for (i = 0; c && i < f->nr; i++) {
+		/* checked once already (probe()): compile it again, as it is */
+		c->filter[i] = compile(c->tep, f->text[i], err, sizeof(err));
+		c->text[i] = strdup(f->text[i]);
+		c->nr = i + 1;
+		if (!c->filter[i] || !c->text[i]) {
+			ns_trace_filter_free(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
 int ns_trace_filter_check(struct ns_trace *trace, const char *text, char *err, size_t err_len)
 {
 	struct tep_event_filter *filter;
@@ -279,14 +299,21 @@ static int recompile(struct ns_trace_filter *f)
 int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint64_t want,
 			  uint64_t *match)
 {
+	return ns_trace_filter_match_r(f, NULL, cpu, idx, want, match);
+}
+
+int ns_trace_filter_match_r(struct ns_trace_filter *f, struct ns_trace_reader *r, int cpu,
+			    uint64_t idx, uint64_t want, uint64_t *match)
+{
 	struct tep_record *rec;
 	int i, ret = 0;
 
 	*match = 0;
-	rec = ns_trace_read(f->trace, cpu, idx);
+	rec = r ? ns_trace_read_r(r, cpu, idx) : ns_trace_read(f->trace, cpu, idx);
 	if (!rec)
 		return -EIO;
-	if (f->tep != f->trace->tep)
+	/* only the screen's reader, alone, sees the handle recycled */
+	if (!r && f->tep != f->trace->tep)
 		ret = recompile(f);
 	for (i = 0; !ret && i < f->nr; i++) {
 		if (!(want & (1ull << i)))
@@ -300,7 +327,10 @@ int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint
 			break;
 		}
 	}
-	ns_trace_read_done(f->trace, rec);
+	if (r)
+		ns_trace_read_done_r(r, rec);
+	else
+		ns_trace_read_done(f->trace, rec);
 	return ret;
 }
 

@@ -29,35 +29,35 @@ static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
 }
 
 /* Event (cpu, idx) from the fast reader: the (idx - first)-th record of its page. */
-static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cpu *c, int cpu,
-				     uint64_t idx)
+static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cursor *cur, int cpu,
+				     uint64_t idx, size_t window)
 {
+	const struct ns_cpu *c = &trace->cpus[cpu];
 	struct ns_pages_record r;
 	uint64_t p, skip;
 
-	if (!c->rd) {
-		c->rd = ns_pages_iter_open(trace->pages, cpu, 0, UINT64_MAX);
-		if (!c->rd)
+	if (!cur->rd) {
+		cur->rd = ns_pages_iter_open(trace->pages, cpu, 0, UINT64_MAX);
+		if (!cur->rd)
 			return NULL;
-		/* a list jumps about: map a little of the file at a time */
-		ns_pages_iter_window(c->rd, 256u << 10);
-		c->have_next = false;
+		ns_pages_iter_window(cur->rd, window);
+		cur->have_next = false;
 	}
-	if (!c->have_next || c->next_idx != idx) {
+	if (!cur->have_next || cur->next_idx != idx) {
 		p = page_of(c, idx);
 		/* page offsets grow by a page per page from the CPU's first */
-		ns_pages_iter_seek(c->rd, (c->pages[p].offset -
-					   ns_pages_page_offset(trace->pages, cpu, 0)) /
+		ns_pages_iter_seek(cur->rd, (c->pages[p].offset -
+					     ns_pages_page_offset(trace->pages, cpu, 0)) /
 				   (uint64_t)trace->page_size, UINT64_MAX);
 		for (skip = idx - c->pages[p].first_idx; skip; skip--)
-			if (ns_pages_iter_next(c->rd, &r) != 1)
+			if (ns_pages_iter_next(cur->rd, &r) != 1)
 				return NULL;
 	}
-	c->have_next = false;
-	if (ns_pages_iter_next(c->rd, &r) != 1)
+	cur->have_next = false;
+	if (ns_pages_iter_next(cur->rd, &r) != 1)
 		return NULL;
-	c->rd_rec = ns_pages_tep_record(&r);
-	return &c->rd_rec;
+	cur->rd_rec = ns_pages_tep_record(&r);
+	return &cur->rd_rec;
 }
 
 /*
@@ -65,18 +65,19 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cpu *c, i
  * looks ahead for its return) read the records that follow from the
  * libtracecmd handle the record came from: those are read there.
  */
-bool ns_trace_needs_handle(struct ns_trace *trace, const struct tep_record *rec)
+bool ns_trace_needs_handle(struct ns_trace *trace, int type)
 {
-	int type = tep_data_type(trace->tep, (struct tep_record *)rec);
-	uint8_t *v;
+	uint8_t v;
 
 	if (type < 0 || type >= NS_EV_TYPE_MAP)
 		return false;
-	/* a byte per type, looked up once: 1 no, 2 yes */
-	v = &trace->handle_types[type];
-	if (!*v)
-		*v = !strcmp(ns_trace_event_system(trace, type), "ftrace") ? 2 : 1;
-	return *v == 2;
+	/* a byte per type, looked up once (by any thread: the same byte): 1 no, 2 yes */
+	v = __atomic_load_n(&trace->handle_types[type], __ATOMIC_RELAXED);
+	if (!v) {
+		v = !strcmp(ns_trace_event_system(trace, type), "ftrace") ? 2 : 1;
+		__atomic_store_n(&trace->handle_types[type], v, __ATOMIC_RELAXED);
+	}
+	return v == 2;
 }
 
 /* The record at libtracecmd's offset @off, from libtracecmd (free it there). */
@@ -85,10 +86,16 @@ struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_
 	struct tep_record *rec;
 	int rcpu = -1;
 
-	/* not while indexing: the threads use the tep that a recycle replaces */
+	pthread_mutex_lock(&trace->handle_lock);
+	/*
+	 * Not while indexing, nor while other readers run: they use the tep
+	 * that a recycle replaces.
+	 */
 	if (trace->compressed && !trace->indexing && trace->bytes_read > NS_RECYCLE_BYTES &&
-	    ns_trace_recycle(trace))
+	    !__atomic_load_n(&trace->nr_readers, __ATOMIC_ACQUIRE) && ns_trace_recycle(trace)) {
+		pthread_mutex_unlock(&trace->handle_lock);
 		return NULL;
+	}
 	rec = trace->handle ? tracecmd_read_at(trace->handle, off, &rcpu) : NULL;
 	if (rec && rcpu != cpu) {
 		tracecmd_free_record(rec);
@@ -97,6 +104,7 @@ struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_
 	if (rec)
 		ns_trace_count_page(trace, &trace->cpus[cpu],
 				    off & ~(uint64_t)(trace->page_size - 1));
+	pthread_mutex_unlock(&trace->handle_lock);
 	return rec;
 }
 
@@ -114,48 +122,121 @@ struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx)
 	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
 		return NULL;
 	c = &trace->cpus[cpu];
-	if (trace->pages) {
-		rec = read_pages(trace, c, cpu, idx);
-		if (rec && ns_trace_needs_handle(trace, rec)) {
-			/* its plugin reads on through libtracecmd: read it there */
-			c->have_next = false;
-			rec = ns_trace_read_handle(trace, cpu, rec->offset);
-		}
+	if (trace->pages)
+		return ns_trace_read_r(&(struct ns_trace_reader){ trace, NULL }, cpu, idx);
+	/* the libtracecmd path: its one handle, for the screen's thread only */
+	if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES && ns_trace_recycle(trace))
+		return NULL;
+	if (!trace->handle)
+		return NULL;
+	if (c->cur.have_next && c->cur.next_idx == idx) {
+		rec = tracecmd_read_data(trace->handle, cpu);
 	} else {
-		if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES &&
-		    ns_trace_recycle(trace))
-			return NULL;
-		if (!trace->handle)
-			return NULL;
-		if (c->have_next && c->next_idx == idx) {
-			rec = tracecmd_read_data(trace->handle, cpu);
-		} else {
-			uint64_t off = c->pages[page_of(c, idx)].offset + c->page_offs[idx];
+		uint64_t off = c->pages[page_of(c, idx)].offset + c->page_offs[idx];
 
-			rec = tracecmd_read_at(trace->handle, off, &rcpu);
-			if (rec && rcpu != cpu) {
-				tracecmd_free_record(rec);
-				rec = NULL;
-			}
+		rec = tracecmd_read_at(trace->handle, off, &rcpu);
+		if (rec && rcpu != cpu) {
+			tracecmd_free_record(rec);
+			rec = NULL;
 		}
-		if (rec)
-			ns_trace_count_page(trace, c,
-					    rec->offset & ~(uint64_t)(trace->page_size - 1));
 	}
+	if (rec)
+		ns_trace_count_page(trace, c, rec->offset & ~(uint64_t)(trace->page_size - 1));
 	/* the index and the file must agree, or we would show another event */
 	if (rec && rec->ts != ns_ev_ts(&c->ev, idx)) {
 		ns_trace_read_done(trace, rec);
 		rec = NULL;
 	}
-	c->have_next = rec != NULL;
-	c->next_idx = idx + 1;
+	c->cur.have_next = rec != NULL;
+	c->cur.next_idx = idx + 1;
 	return rec;
+}
+
+static struct ns_cursor *cursor_of(struct ns_trace_reader *r, int cpu)
+{
+	return r->cur ? &r->cur[cpu] : &r->trace->cpus[cpu].cur;
+}
+
+/* ns_trace_read() for @r, in files the fast reader reads (r->cur NULL: the screen's). */
+struct tep_record *ns_trace_read_r(struct ns_trace_reader *r, int cpu, uint64_t idx)
+{
+	struct ns_trace *trace = r->trace;
+	struct ns_cursor *cur;
+	struct tep_record *rec;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events ||
+	    !trace->pages)
+		return NULL;
+	cur = cursor_of(r, cpu);
+	/*
+	 * The screen's list jumps about: it maps a little of the file at a
+	 * time. A reader of its own reads on: more at a time, fewer munmap()s
+	 * (each one interrupts the other threads' CPUs to flush their TLBs).
+	 */
+	rec = read_pages(trace, cur, cpu, idx, r->cur ? 8u << 20 : 256u << 10);
+	/* the index knows the record's type */
+	if (rec && ns_trace_needs_handle(trace, ns_ev_type(&trace->cpus[cpu].ev, idx))) {
+		/* its plugin reads on through libtracecmd: read it there */
+		cur->have_next = false;
+		rec = ns_trace_read_handle(trace, cpu, rec->offset);
+	}
+	/* the index and the file must agree, or we would show another event */
+	if (rec && rec->ts != ns_ev_ts(&trace->cpus[cpu].ev, idx)) {
+		ns_trace_read_done_r(r, rec);
+		rec = NULL;
+	}
+	cur->have_next = rec != NULL;
+	cur->next_idx = idx + 1;
+	return rec;
+}
+
+void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec)
+{
+	if (rec && rec != &cursor_of(r, rec->cpu)->rd_rec) {
+		pthread_mutex_lock(&r->trace->handle_lock);
+		tracecmd_free_record(rec);
+		pthread_mutex_unlock(&r->trace->handle_lock);
+	}
+}
+
+struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
+{
+	struct ns_trace_reader *r;
+
+	if (!trace->pages)
+		return NULL;
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->cur = calloc(trace->nr_cpus + 1, sizeof(*r->cur));
+	if (!r || !r->cur) {
+		free(r);
+		return NULL;
+	}
+	r->trace = trace;
+	__atomic_add_fetch(&trace->nr_readers, 1, __ATOMIC_ACQ_REL);
+	return r;
+}
+
+void ns_trace_reader_free(struct ns_trace_reader *r)
+{
+	int cpu;
+
+	if (!r)
+		return;
+	for (cpu = 0; cpu < r->trace->nr_cpus; cpu++)
+		if (r->cur[cpu].rd)
+			ns_pages_iter_close(r->cur[cpu].rd);
+	__atomic_sub_fetch(&r->trace->nr_readers, 1, __ATOMIC_ACQ_REL);
+	free(r->cur);
+	free(r);
 }
 
 /* Done with a record of ns_trace_read(). */
 void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec)
 {
-	if (rec && (!trace->pages || rec != &trace->cpus[rec->cpu].rd_rec))
+	if (trace->pages)
+		ns_trace_read_done_r(&(struct ns_trace_reader){ trace, NULL }, rec);
+	else if (rec)
 		tracecmd_free_record(rec);
 }
 

@@ -198,7 +198,7 @@ static int attach(struct ns_trace *trace)
 	trace->compressed = tracecmd_get_flags(trace->handle) & NS_TRACECMD_FL_COMPRESSION;
 	trace->bytes_read = 0;
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {
-		trace->cpus[cpu].have_next = false;
+		trace->cpus[cpu].cur.have_next = false;
 		trace->cpus[cpu].cur_page = UINT64_MAX;
 	}
 	if (!trace->tasks.count)
@@ -312,6 +312,7 @@ struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len
 	if (!trace->path)
 		goto nomem;
 	pthread_mutex_init(&trace->tep_lock, NULL);
+	pthread_mutex_init(&trace->handle_lock, NULL);
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -397,8 +398,8 @@ void ns_trace_close(struct ns_trace *trace)
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {
 		ns_events_free(&trace->cpus[cpu].ev);
 		free(trace->cpus[cpu].page_offs);
-		if (trace->cpus[cpu].rd)
-			ns_pages_iter_close(trace->cpus[cpu].rd);
+		if (trace->cpus[cpu].cur.rd)
+			ns_pages_iter_close(trace->cpus[cpu].cur.rd);
 		free(trace->cpus[cpu].pages);
 		free(trace->cpus[cpu].runs);
 		free(trace->cpus[cpu].missed);
@@ -413,5 +414,6 @@ void ns_trace_close(struct ns_trace *trace)
 	if (trace->seq_ready)
 		trace_seq_destroy(&trace->seq);
 	pthread_mutex_destroy(&trace->tep_lock);
+	pthread_mutex_destroy(&trace->handle_lock);
 	free(trace);
 }

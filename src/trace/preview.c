@@ -128,7 +128,7 @@ static int print_head(struct ns_trace *trace, const struct ns_pages_record *r,
 	char time_raw[32];
 	int ret;
 
-	if (ns_trace_needs_handle(trace, &rec)) {
+	if (ns_trace_needs_handle(trace, r->type)) {
 		use = ns_trace_read_handle(trace, r->cpu, r->offset);
 		if (!use)
 			return -EIO;
@@ -140,8 +140,11 @@ static int print_head(struct ns_trace *trace, const struct ns_pages_record *r,
 	ret = ns_trace_print_locked(trace, use, txt, time_raw, sizeof(time_raw));
 	pthread_mutex_unlock(&trace->tep_lock);
 	txt->missed = r->missed;
-	if (use != &rec)
+	if (use != &rec) {
+		pthread_mutex_lock(&trace->handle_lock);
 		tracecmd_free_record(use);
+		pthread_mutex_unlock(&trace->handle_lock);
+	}
 	return ret;
 }
 

@@ -151,6 +151,16 @@ static inline uint64_t ns_ev_ts(const struct ns_events *e, uint64_t idx)
 	return ns_ev_wide_of(e, s.key)->ts_ns;
 }
 
+static inline int ns_ev_type(const struct ns_events *e, uint64_t idx)
+{
+	const struct ns_ev_chunk *ch = e->chunks[idx >> NS_EV_CHUNK_SHIFT];
+	struct ns_ev_slot s = ch->slot[idx & (NS_EV_CHUNK - 1)];
+
+	if (s.ts_lo != NS_EV_WIDE)
+		return e->types[s.key & NS_EV_TYPES];
+	return ns_ev_wide_of(e, s.key)->type;
+}
+
 static inline void ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_event *ev)
 {
 	const struct ns_ev_chunk *ch = e->chunks[idx >> NS_EV_CHUNK_SHIFT];
@@ -173,6 +183,24 @@ static inline void ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_
 struct ns_pages;
 struct ns_pages_iter;
 
+/*
+ * Where one reader is in one CPU's events: the record read last, so that
+ * reading the next one is sequential. The trace has one per CPU for the
+ * screen; a struct ns_trace_reader has its own, for another thread.
+ */
+struct ns_cursor {
+	uint64_t next_idx;
+	bool have_next;
+	/* the fast reader's iterator and the record it gave */
+	struct ns_pages_iter *rd;
+	struct tep_record rd_rec;
+};
+
+struct ns_trace_reader {
+	struct ns_trace *trace;
+	struct ns_cursor *cur;		/* per CPU */
+};
+
 struct ns_cpu {
 	struct ns_events ev;
 	uint64_t nr_events;		/* published: read with an acquire load */
@@ -186,16 +214,11 @@ struct ns_cpu {
 	uint64_t nr_missed, cap_missed;
 	/* while indexing: the tasks this CPU's sched events named (see index.c) */
 	struct ns_tasks names;
-	/* the record read last, so that reading the next one is sequential */
-	uint64_t cur_page;
-	uint64_t next_idx;
-	bool have_next;
+	struct ns_cursor cur;		/* the screen's reader */
+	uint64_t cur_page;		/* libtracecmd path: the page read last */
 	uint64_t done_pages;		/* atomic: pages of this CPU indexed */
 	uint64_t last_ts;		/* while indexing: the last event's timestamp */
 	bool unsorted;			/* a timestamp went back (damaged, or odd clocks) */
-	/* reading back with the fast reader: its iterator and the record it gave */
-	struct ns_pages_iter *rd;
-	struct tep_record rd_rec;
 };
 
 struct ns_trace {
@@ -219,6 +242,8 @@ struct ns_trace {
 	uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
 	struct trace_seq seq;		/* format.c's buffer, under tep_lock */
 	bool seq_ready;
+	int nr_readers;			/* atomic: struct ns_trace_reader in use */
+	pthread_mutex_t handle_lock;	/* libtracecmd's handle, for any reader */
 	/* libtraceevent's tables: the sched plugin adds names as it prints */
 	pthread_mutex_t tep_lock;
 	int nr_cpus;
@@ -293,7 +318,9 @@ void ns_tasks_free(struct ns_tasks *tasks);
 /* format.c */
 struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx);
 void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec);
-bool ns_trace_needs_handle(struct ns_trace *trace, const struct tep_record *rec);
+struct tep_record *ns_trace_read_r(struct ns_trace_reader *r, int cpu, uint64_t idx);
+void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec);
+bool ns_trace_needs_handle(struct ns_trace *trace, int type);
 struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_t off);
 int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 			  struct ns_event_text *txt, char *time_raw, size_t time_len);

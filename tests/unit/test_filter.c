@@ -522,6 +522,74 @@ static void view_and_graph(const char *path)
 	ns_trace_close(trace);
 }
 
+/*
+ * A pass over a big trace with an expression runs in threads, CPU by CPU
+ * (visible.c): on big.dat (5.4 M events) its verdicts must be the pids the
+ * index holds, row by row in the list and event by event in the graph,
+ * for a show and a hide expression; and a pass freed half-way must not hang.
+ */
+static void parallel_pass(void)
+{
+	const char *shared = check_shared();
+	char path[4096], err[512];
+	struct ns_trace *t;
+	int mode;
+
+	if (!shared)
+		return;
+	snprintf(path, sizeof(path), "%s/traces/big.dat", shared);
+	t = access(path, R_OK) ? NULL : ns_trace_open(path, err, sizeof(err));
+	if (!t) {
+		SKIP("parallel pass: %s not there", path);
+		return;
+	}
+	for (mode = NS_FILTER_SHOW; mode <= NS_FILTER_HIDE; mode++) {
+		struct ns_filter_set *fs = ns_filter_set_alloc();
+		struct ns_visible *vis = NULL;
+		struct ns_pos pos[4096];
+		uint64_t row = 0, n = ns_trace_nr_events(t), bad = 0, shown = 0;
+		size_t got, i;
+
+		add(fs, NS_FILTER_ADVANCED, mode, NS_FILTER_BOTH, 0, ".*: common_pid == 1");
+		if (ns_visible_build(t, fs, &vis, err, sizeof(err)) || !vis) {
+			FAIL("parallel pass: %s", err);
+			ns_filter_set_free(fs);
+			continue;
+		}
+		while (row < n && (got = ns_trace_rows(t, row, 4096, pos)) > 0)
+			for (i = 0; i < got; i++, row++) {
+				int want = (ns_trace_ev_pid(t, pos[i].cpu, pos[i].idx) == 1) ==
+					   (mode == NS_FILTER_SHOW);
+
+				shown += want;
+				bad += ns_visible_row(vis, row) != want ||
+				       ns_visible_graph_event(vis, pos[i].cpu, pos[i].idx) != want ||
+				       ns_visible_list_event(vis, pos[i].cpu, pos[i].idx) != want;
+			}
+		CHECK(!bad && ns_visible_list_count(vis, n) == shown,
+		      "parallel -F pass (%s common_pid == 1) agrees with the index on all %llu "
+		      "events (%llu shown, %llu wrong)", mode == NS_FILTER_SHOW ? "show" : "hide",
+		      (unsigned long long)n, (unsigned long long)shown, (unsigned long long)bad);
+		ns_visible_free(vis);
+		ns_filter_set_free(fs);
+	}
+	{
+		struct ns_filter_set *fs = ns_filter_set_alloc();
+		struct ns_filter_pass *pass = NULL;
+
+		add(fs, NS_FILTER_ADVANCED, NS_FILTER_SHOW, NS_FILTER_BOTH, 0, ".*: common_pid == 1");
+		if (!ns_filter_pass_begin(t, fs, &pass, err, sizeof(err)) && pass) {
+			ns_filter_pass_step(pass, 1);
+			ns_filter_pass_free(pass);	/* with its threads at work */
+			PASS("a parallel pass freed while its threads run");
+		} else {
+			FAIL("parallel pass begin: %s", err);
+		}
+		ns_filter_set_free(fs);
+	}
+	ns_trace_close(t);
+}
+
 int main(void)
 {
 	struct trace_list l;
@@ -540,6 +608,7 @@ int main(void)
 		if (have_report)
 			report_oracle(l.path[i]);
 	}
+	parallel_pass();
 	if (have_report)
 		stack_traces();
 	else
