@@ -24,7 +24,8 @@ check() {
 	fi
 	screen_type '/event=sched_switch'
 	screen_keys Enter
-	if ! screen_wait_not '#0 of 91631'; then
+	# the prompt hides the status line while it is typed: wait for the new position
+	if ! screen_wait '#[1-9][0-9]* of 91631'; then
 		fail "$name: the search did not move the selection"
 		return
 	fi
