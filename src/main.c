@@ -249,9 +249,11 @@ static int print_stats(const char *file, char *err, size_t err_len)
 		printf("step_levels %d\n", st.step_levels);
 		printf("step_redraws %d\n", st.step_redraws);
 		printf("step_redraw_us_max %.0f\n", st.step_us_max);
+		printf("step_redraw_us_max_raw %.0f\n", st.step_us_raw_max);
 		printf("step_redraw_us_median %.0f\n", st.step_us_median);
 		printf("list_pages %d\n", st.list_pages);
 		printf("list_page_us_max %.0f\n", st.page_us_max);
+		printf("list_page_us_max_raw %.0f\n", st.page_us_raw_max);
 		printf("list_page_us_median %.0f\n", st.page_us_median);
 	}
 	fflush(stdout);		/* the figures so far, should a later one fail */

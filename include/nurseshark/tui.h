@@ -89,9 +89,10 @@ int ns_tui_time_frames(struct ns_trace *trace, int cols, int rows, int frames,
 struct ns_tui_step_stats {
 	int step_levels;		/* zoom levels from the whole trace to 1 ns per column */
 	int step_redraws;		/* zoom and pan steps timed */
-	double step_us_max, step_us_median;
+	double step_us_max, step_us_median;	/* of each step's best of three */
 	int list_pages;			/* list page steps timed */
 	double page_us_max, page_us_median;
+	double step_us_raw_max, page_us_raw_max;	/* the slowest single ones */
 };
 
 /**

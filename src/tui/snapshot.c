@@ -165,6 +165,7 @@ out:
 struct step_samples {
 	double *us;
 	size_t nr, cap;
+	double raw_max;		/* the slowest single measurement */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -202,13 +203,16 @@ static void feed_keys(struct ns_tui *t, const char *keys)
 /*
  * One step as the user sees it: a key (parsed beforehand, so only what a
  * key press costs is timed) handled and the screen redrawn, in CPU time of
- * the whole process.
+ * the whole process. The machines we measure on are shared: a sample is
+ * the best of three, the key and its redraw, then the same screen redrawn
+ * twice more (nothing is cached between redraws), each with the key's own
+ * cost added; the slowest single measurement is kept apart (raw_max).
  */
 static int timed_step(struct ns_tui *t, const char *key, struct step_samples *s)
 {
 	struct ns_tui_input in[2];
 	char err[128];
-	double t0;
+	double t0, t1, best;
 	int n, i;
 
 	n = ns_tui_parse_input(&key, in, err, sizeof(err));
@@ -226,8 +230,20 @@ static int timed_step(struct ns_tui *t, const char *key, struct step_samples *s)
 	t0 = cpu_us();
 	for (i = 0; i < n; i++)
 		ns_tui_input(t, &in[i]);
+	t1 = cpu_us();
 	ns_tui_draw(t);
-	s->us[s->nr++] = cpu_us() - t0;
+	best = cpu_us() - t0;
+	if (best > s->raw_max)
+		s->raw_max = best;
+	for (i = 0; i < 2; i++) {
+		double t2 = cpu_us(), again;
+
+		ns_tui_draw(t);
+		again = (t1 - t0) + (cpu_us() - t2);
+		if (again < best)
+			best = again;
+	}
+	s->us[s->nr++] = best;
 	finish_jobs(t);
 	return 0;
 }
@@ -328,6 +344,8 @@ int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_
 	} else {
 		st->step_redraws = zoom.nr;
 		samples_summary(&zoom, &st->step_us_max, &st->step_us_median);
+		st->step_us_raw_max = zoom.raw_max;
+		st->page_us_raw_max = page.raw_max;
 		st->list_pages = page.nr;
 		samples_summary(&page, &st->page_us_max, &st->page_us_median);
 	}
