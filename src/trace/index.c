@@ -229,12 +229,11 @@ static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *r
  */
 static void ns_index_hold(struct ns_trace *trace, uint64_t page)
 {
-	const char *hold = getenv("NS_TEST_HOLD_INDEX");
 	struct timespec ms = { 0, 1000000 };
 
-	if (!hold || !*hold || page < 1)
+	if (!trace->hold || page < 1)
 		return;
-	while (access(hold, F_OK) && !__atomic_load_n(&trace->cancel, __ATOMIC_RELAXED))
+	while (access(trace->hold, F_OK) && !__atomic_load_n(&trace->cancel, __ATOMIC_RELAXED))
 		nanosleep(&ms, NULL);
 }
 
@@ -607,9 +606,11 @@ static void cpu_span(const struct ns_pages *pages, int cpu, uint64_t *first, uin
  */
 int ns_index_prepare(struct ns_trace *trace)
 {
+	const char *hold = getenv("NS_TEST_HOLD_INDEX");
 	char why[128];
 	int i;
 
+	trace->hold = hold && *hold ? hold : NULL;
 	trace->pages = ns_pages_open(trace->path, trace->tep, why, sizeof(why));
 	if (trace->pages && ns_pages_nr_cpus(trace->pages) != trace->nr_cpus) {
 		ns_pages_close(trace->pages);
