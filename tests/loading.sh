@@ -126,3 +126,26 @@ if screen_wait 'nurseshark'; then
 else
 	fail "the loading screen did not come at 20x5"
 fi
+
+# damage deep in the file, found while the loading screen is up: the
+# terminal comes back, then the one-line reason, exit status 1
+cp "$sample" "$tmp/damaged.dat"
+size=$(stat -c %s "$tmp/damaged.dat")
+dd if=/dev/zero of="$tmp/damaged.dat" bs=1 seek=$((size * 8 / 10)) count=2048 conv=notrunc \
+	status=none
+rm -f "$hold"
+screen_start 80 24 "sh -c 'env NS_TEST_HOLD_INDEX=$hold LC_ALL=C $bin --no-session \
+$tmp/damaged.dat; echo EXITED rc=\$?; exec cat'"
+if screen_wait '\(indexing\)'; then
+	touch "$hold"
+	# the line may wrap at 80 columns
+	if screen_wait 'EXITED rc=1' &&
+		tr -d '\n' <<<"$SCREEN_LAST" | grep -q 'damaged.dat: corrupt: a page of its events is damaged' &&
+		! grep -q '(indexing)' <<<"$SCREEN_LAST"; then
+		pass "damage found while indexing: the screen goes, the reason is printed, exit 1"
+	else
+		fail "damage found while indexing"
+	fi
+else
+	fail "the loading screen did not come for the damaged copy"
+fi

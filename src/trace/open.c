@@ -253,7 +253,10 @@ static void *indexer_main(void *arg)
 
 static void index_error(char *err, size_t err_len, int ret)
 {
-	set_err(err, err_len, "cannot index events: %s", strerror(-ret));
+	if (ret == -EBADMSG)
+		set_err(err, err_len, "corrupt: a page of its events is damaged");
+	else
+		set_err(err, err_len, "cannot index events: %s", strerror(-ret));
 }
 
 struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
