@@ -82,10 +82,6 @@ static int use_colour(void)
 	return !(nc && *nc);
 }
 
-/**
- * ns_tui_open - set up the front end on the current curses screen
- * Returns 0, or a negative errno with @err filled in.
- */
 /* Keys one at a time, unechoed, function keys decoded, no cursor. */
 static void curses_modes(void)
 {
@@ -97,6 +93,10 @@ static void curses_modes(void)
 	leaveok(stdscr, TRUE);
 }
 
+/**
+ * ns_tui_open - set up the front end on the current curses screen
+ * Returns 0, or a negative errno with @err filled in.
+ */
 int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_setup *setup,
 		char *err, size_t err_len)
 {
