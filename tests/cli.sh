@@ -274,3 +274,15 @@ if [ "$before" = "$after" ]; then
 else
 	echo "FAIL: cli: the trace file was changed: before $before, after $after"
 fi
+
+# src/trace/clock.c must stand in for libtracecmd's tracecmd_parse_trace_clock()
+# (it overruns an empty TRACECLOCK option): the program exports its own
+if command -v nm >/dev/null 2>&1; then
+	if nm -D "$bin" 2>/dev/null | grep -q ' T tracecmd_parse_trace_clock$'; then
+		echo "PASS: cli: the program exports its guarded tracecmd_parse_trace_clock"
+	else
+		echo "FAIL: cli: tracecmd_parse_trace_clock is not exported: libtracecmd's own overruns"
+	fi
+else
+	echo "SKIP: cli: nm is not installed"
+fi

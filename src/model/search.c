@@ -13,20 +13,42 @@
  * grep of report's output finds), except in the exact mode, where one of
  * the columns must equal the text.
  *
+ * A long search that prints events (info, "any") is split in two: a child
+ * process, fork()ed with the trace as it is, tests the far half of what is
+ * left and writes its first match to a pipe, while this process tests the
+ * near half; the near half's match wins, else the child's. libtraceevent's
+ * printing is not made for threads, a process of its own is safe, and a
+ * fork() costs a few milliseconds against seconds of printing.
+ *
  * Jumps scan the CPUs' index arrays directly, from the selected event's
  * place in each CPU, and take the nearest candidate in report order.
  */
 #include <errno.h>
+#include <poll.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "nurseshark/model_search.h"
 
 #define NS_SEARCH_CHUNK	1024
+/* split a search when this many positions were tested and this many are left */
+#define NS_SEARCH_SPLIT_AFTER	16384
+#define NS_SEARCH_SPLIT_LEFT	(1u << 20)
+
+static uint64_t split_after = NS_SEARCH_SPLIT_AFTER, split_left = NS_SEARCH_SPLIT_LEFT;
+
+void ns_search_split_at(uint64_t after, uint64_t left)
+{
+	split_after = after || left ? after : NS_SEARCH_SPLIT_AFTER;
+	split_left = after || left ? left : NS_SEARCH_SPLIT_LEFT;
+}
 
 static const char search_ops[NS_NR_SEARCH_MODES] = {
 	[NS_SEARCH_CONTAINS] = ':',
@@ -246,6 +268,11 @@ struct ns_search_job {
 	uint64_t n;		/* list positions */
 	uint64_t start;		/* the position of from_row */
 	uint64_t done;		/* positions tested */
+	uint64_t limit;		/* test up to this many (n, or the near half) */
+	pid_t helper;		/* the child testing the far half, or 0 */
+	int helper_fd;		/* the pipe it answers on */
+	bool split_tried;
+	uint64_t split_done;	/* done when the helper started */
 	uint64_t found_row;
 	size_t chunk;		/* rows merged at once: few first, n often finds one near */
 	bool found, wrapped;
@@ -270,13 +297,29 @@ struct ns_search_job *ns_search_begin(struct ns_trace *trace, const struct ns_vi
 	job->start = ns_visible_rank(vis, from_row);
 	if (job->start >= job->n)
 		job->start = job->n ? job->n - 1 : 0;
+	job->limit = job->n;
+	job->helper_fd = -1;
 	return job;
+}
+
+static void stop_helper(struct ns_search_job *job)
+{
+	if (job->helper > 0) {
+		kill(job->helper, SIGKILL);
+		while (waitpid(job->helper, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (job->helper_fd >= 0)
+		close(job->helper_fd);
+	job->helper = 0;
+	job->helper_fd = -1;
 }
 
 void ns_search_job_free(struct ns_search_job *job)
 {
 	if (!job)
 		return;
+	stop_helper(job);
 	ns_event_text_free(&job->txt);
 	free(job->line);
 	free(job);
@@ -319,13 +362,10 @@ static uint64_t nth_pos(const struct ns_search_job *job, uint64_t k)
 	return (job->start + k) % job->n;
 }
 
-int ns_search_step(struct ns_search_job *job, uint64_t budget)
+/* Test positions up to job->limit: 1 found, 0 budget spent, -ENOENT none left, or an error. */
+static int scan(struct ns_search_job *job, uint64_t budget)
 {
-	if (job->found)
-		return 1;
-	if (!job->n)
-		return -ENOENT;
-	while (budget && job->done < job->n) {
+	while (budget && job->done < job->limit) {
 		uint64_t k = job->done + 1, pos = nth_pos(job, k), row, first, m;
 		size_t want, got, i;
 
@@ -340,8 +380,8 @@ int ns_search_step(struct ns_search_job *job, uint64_t budget)
 		} else {
 			m = pos + 1;
 		}
-		if (m > job->n - job->done)
-			m = job->n - job->done;
+		if (m > job->limit - job->done)
+			m = job->limit - job->done;
 		if (want > m)
 			want = (size_t)m;
 		if (want > budget)
@@ -387,11 +427,117 @@ int ns_search_step(struct ns_search_job *job, uint64_t budget)
 		}
 		budget -= want;
 	}
-	return job->done >= job->n ? -ENOENT : 0;
+	return job->done >= job->limit ? -ENOENT : 0;
 found:
 	job->found = true;
 	job->wrapped = job->backward ? job->done > job->start : job->start + job->done >= job->n;
 	return 1;
+}
+
+/* What the helper writes on its pipe. */
+struct helper_msg {
+	int ret;
+	uint64_t done, found_row;
+};
+
+/* A long search that prints events: fork a helper for the far half of what is left. */
+static void maybe_split(struct ns_search_job *job)
+{
+	uint64_t left = job->n - job->done, mid;
+	struct ns_trace_reader *probe;
+	int fds[2];
+	pid_t pid;
+
+	if (job->split_tried || job->done < split_after || left < split_left || left < 2 ||
+	    !ns_search_needs_text(job->s) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;
+	job->split_tried = true;
+	/* the fast page reader reads what libtracecmd's one handle would not share */
+	probe = ns_trace_reader_new(job->trace);
+	if (!probe)
+		return;
+	ns_trace_reader_free(probe);
+	if (pipe(fds))
+		return;
+	mid = job->done + left / 2;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (pid == 0) {
+		struct helper_msg msg = { 0 };
+		ssize_t w;
+		int ret;
+
+		close(fds[0]);
+		ns_trace_forked(job->trace);
+		job->done = mid;
+		job->limit = job->n;
+		while ((ret = scan(job, UINT64_MAX)) == 0)
+			;
+		msg.ret = ret;
+		msg.done = job->done;
+		msg.found_row = job->found_row;
+		w = write(fds[1], &msg, sizeof(msg));
+		_exit(w == (ssize_t)sizeof(msg) ? 0 : 1);
+	}
+	close(fds[1]);
+	job->split_done = job->done;
+	job->helper = pid;
+	job->helper_fd = fds[0];
+	job->limit = mid;
+}
+
+/* The near half has no match: the helper's answer (0 while it has none yet). */
+static int helper_answer(struct ns_search_job *job)
+{
+	struct pollfd pfd = { .fd = job->helper_fd, .events = POLLIN };
+	struct helper_msg msg;
+	ssize_t r;
+
+	/* a little wait, so that a caller looping on steps does not spin */
+	if (poll(&pfd, 1, 10) == 0)
+		return 0;
+	r = read(job->helper_fd, &msg, sizeof(msg));
+	stop_helper(job);
+	if (r != (ssize_t)sizeof(msg))
+		return -EIO;
+	job->limit = job->n;
+	job->done = msg.done;
+	if (msg.ret != 1)
+		return msg.ret;
+	job->found_row = msg.found_row;
+	job->found = true;
+	job->wrapped = job->backward ? job->done > job->start : job->start + job->done >= job->n;
+	return 1;
+}
+
+int ns_search_step(struct ns_search_job *job, uint64_t budget)
+{
+	int ret;
+
+	if (job->found)
+		return 1;
+	if (!job->n)
+		return -ENOENT;
+	/* in slices, so that a search with a large budget is split too */
+	while (budget) {
+		uint64_t slice = budget < 4096 ? budget : 4096;
+
+		maybe_split(job);
+		ret = scan(job, slice);
+		if (ret == 1)
+			stop_helper(job);	/* the near half's match wins */
+		if (ret == -ENOENT && job->helper)
+			return helper_answer(job);
+		if (ret)
+			return ret;
+		budget -= slice;
+	}
+	return 0;
 }
 
 uint64_t ns_search_found(const struct ns_search_job *job, int *wrapped)
@@ -403,8 +549,14 @@ uint64_t ns_search_found(const struct ns_search_job *job, int *wrapped)
 
 void ns_search_progress(const struct ns_search_job *job, uint64_t *done, uint64_t *total)
 {
-	*done = job->done;
 	*total = job->n;
+	*done = job->done;
+	/* split: the helper goes about as fast as we do, over its n - limit positions */
+	if (job->helper) {
+		uint64_t ahead = job->done - job->split_done;
+
+		*done += ahead < job->n - job->limit ? ahead : job->n - job->limit;
+	}
 }
 
 int ns_search_run(struct ns_trace *trace, const struct ns_visible *vis, const struct ns_search *s,

@@ -89,12 +89,16 @@ struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_
 	pthread_mutex_lock(&trace->handle_lock);
 	/*
 	 * Not while indexing, nor while other readers run: they use the tep
-	 * that a recycle replaces.
+	 * that a recycle replaces. A forked copy opens its own (it shares the
+	 * file offset of the parent's descriptor otherwise).
 	 */
-	if (trace->compressed && !trace->indexing && trace->bytes_read > NS_RECYCLE_BYTES &&
-	    !__atomic_load_n(&trace->nr_readers, __ATOMIC_ACQUIRE) && ns_trace_recycle(trace)) {
-		pthread_mutex_unlock(&trace->handle_lock);
-		return NULL;
+	if (((trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES) || trace->forked) &&
+	    !trace->indexing && !__atomic_load_n(&trace->nr_readers, __ATOMIC_ACQUIRE)) {
+		trace->forked = false;
+		if (ns_trace_recycle(trace)) {
+			pthread_mutex_unlock(&trace->handle_lock);
+			return NULL;
+		}
 	}
 	rec = trace->handle ? tracecmd_read_at(trace->handle, off, &rcpu) : NULL;
 	if (rec && rcpu != cpu) {
@@ -229,6 +233,16 @@ void ns_trace_reader_free(struct ns_trace_reader *r)
 	__atomic_sub_fetch(&r->trace->nr_readers, 1, __ATOMIC_ACQ_REL);
 	free(r->cur);
 	free(r);
+}
+
+/*
+ * In a child process of fork(): it may read events with the trace it
+ * inherited, but libtracecmd's handle shares the parent's file descriptor
+ * (and so its offset): the child opens its own before it reads through it.
+ */
+void ns_trace_forked(struct ns_trace *trace)
+{
+	trace->forked = true;
 }
 
 /* Done with a record of ns_trace_read(). */

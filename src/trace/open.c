@@ -306,6 +306,7 @@ struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len
 	struct rlimit as;
 	int ret;
 
+	ns_trace_clock_guard();
 	if (check_file(path, err, err_len))
 		return NULL;
 	trace = calloc(1, sizeof(*trace));

@@ -244,6 +244,7 @@ struct ns_trace {
 	struct trace_seq seq;		/* format.c's buffer, under tep_lock */
 	bool seq_ready;
 	int nr_readers;			/* atomic: struct ns_trace_reader in use */
+	bool forked;			/* a child's copy: reopen the handle first */
 	pthread_mutex_t handle_lock;	/* libtracecmd's handle, for any reader */
 	/* libtraceevent's tables: the sched plugin adds names as it prints */
 	pthread_mutex_t tep_lock;
@@ -288,6 +289,9 @@ int ns_sched_names(const struct sched_fields *sf, int type, struct tep_record *r
 /* index.c */
 int ns_index_prepare(struct ns_trace *trace);
 int ns_index_build(struct ns_trace *trace);
+
+/* clock.c */
+void ns_trace_clock_guard(void);
 
 /* open.c */
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);

@@ -384,6 +384,90 @@ static void view_cases(const char *path)
 	ns_trace_close(trace);
 }
 
+/*
+ * Searches that split in two processes (model/search.c), with the split
+ * made early: a text found only far from the start is the helper's to
+ * find, one found near is ours, one found nowhere needs both halves to say
+ * so; forward and backward. The expected rows come from all_matches().
+ */
+static void split_cases(const char *path)
+{
+	struct ns_trace *trace;
+	struct ns_event_text txt = { 0 };
+	struct rows want = { 0 };
+	char err[256];
+	uint64_t n, at[3], from[2];
+	int a, dir;
+
+	trace = ns_trace_open(path, err, sizeof(err));
+	if (!trace) {
+		FAIL("%s: open: %s", base_name(path), err);
+		return;
+	}
+	n = ns_trace_nr_events(trace);
+	at[0] = n * 3 / 4;
+	at[1] = n - 2;
+	at[2] = n / 10;
+	from[0] = 0;
+	from[1] = n / 2;
+	ns_search_split_at(64, 256);
+	for (a = 0; a < 3; a++) {
+		struct ns_search_spec spec = { .column = NS_SEARCH_INFO, .mode = NS_SEARCH_CONTAINS };
+		struct ns_pos pos;
+		struct ns_search *s;
+
+		if (ns_trace_rows(trace, at[a], 1, &pos) != 1 ||
+		    ns_trace_format(trace, pos.cpu, pos.idx, &txt) || !txt.info || !*txt.info)
+			continue;
+		snprintf(spec.text, sizeof(spec.text), "%s", txt.info);
+		s = ns_search_compile(&spec, err, sizeof(err));
+		if (!s || all_matches(trace, s, &want) || !want.n) {
+			FAIL("%s: split: no reference for row %llu", base_name(path),
+			     (unsigned long long)at[a]);
+			ns_search_free(s);
+			continue;
+		}
+		for (dir = 0; dir < 2; dir++) {
+			uint64_t start = from[dir], expect = UINT64_MAX, row = 0;
+			int wrapped, ret;
+			size_t i;
+
+			/* forward: the first match after start, else the first; backward likewise */
+			for (i = 0; i < want.n; i++) {
+				if (!dir && want.r[i] > start && expect == UINT64_MAX)
+					expect = want.r[i];
+				if (dir && want.r[i] < start)
+					expect = want.r[i];
+			}
+			if (expect == UINT64_MAX)
+				expect = dir ? want.r[want.n - 1] : want.r[0];
+			ret = ns_search_run(trace, NULL, s, start, dir, &row, &wrapped);
+			CHECK(ret == 0 && row == expect,
+			      "%s: split search %s from %llu for row %llu's info finds row %llu (%d, %llu)",
+			      base_name(path), dir ? "backward" : "forward", (unsigned long long)start,
+			      (unsigned long long)at[a], (unsigned long long)expect, ret,
+			      (unsigned long long)row);
+		}
+		ns_search_free(s);
+	}
+	{
+		struct ns_search_spec spec = { .column = NS_SEARCH_INFO, .mode = NS_SEARCH_CONTAINS };
+		struct ns_search *s;
+		uint64_t row;
+		int wrapped;
+
+		snprintf(spec.text, sizeof(spec.text), "no such text, not anywhere");
+		s = ns_search_compile(&spec, err, sizeof(err));
+		CHECK(s && ns_search_run(trace, NULL, s, 7, 0, &row, &wrapped) == -ENOENT,
+		      "%s: a split search that finds nothing says so", base_name(path));
+		ns_search_free(s);
+	}
+	ns_search_split_at(0, 0);
+	ns_event_text_free(&txt);
+	free(want.r);
+	ns_trace_close(trace);
+}
+
 int main(void)
 {
 	struct trace_list l;
@@ -399,5 +483,11 @@ int main(void)
 	}
 	for (i = 0; i < l.n; i++)
 		check_trace(l.path[i]);
+	split_cases(l.path[0]);
+	/* again, every search that prints split in two processes almost at once */
+	ns_search_split_at(64, 256);
+	PASS("from here on, searches split in two processes after 64 rows");
+	check_trace(l.path[0]);
+	ns_search_split_at(0, 0);
 	return check_failures ? 1 : 0;
 }
