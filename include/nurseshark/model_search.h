@@ -79,6 +79,12 @@ uint64_t ns_search_found(const struct ns_search_job *job, int *wrapped);
 void ns_search_progress(const struct ns_search_job *job, uint64_t *done, uint64_t *total);
 void ns_search_job_free(struct ns_search_job *job);
 
+/*
+ * For tests: split a long search into two processes once @after positions
+ * were tested and at least @left are left (0, 0: the defaults, 16384 and
+ * 2^20), so that the split is tested on small traces.
+ */
+void ns_search_split_at(uint64_t after, uint64_t left);
 /* Run a search to its end: 0 with *row, -ENOENT, or a negative errno. */
 int ns_search_run(struct ns_trace *trace, const struct ns_visible *vis, const struct ns_search *s,
 		  uint64_t from_row, int backward, uint64_t *row, int *wrapped);

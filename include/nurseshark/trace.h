@@ -246,6 +246,14 @@ struct ns_trace_filter *ns_trace_filter_clone(const struct ns_trace_filter *f);
 int ns_trace_filter_match_r(struct ns_trace_filter *f, struct ns_trace_reader *r, int cpu,
 			    uint64_t idx, uint64_t want, uint64_t *match);
 
+/*
+ * Call in the child after fork() before it reads events: the child then
+ * opens the file again for libtracecmd (only if it needs it), since a
+ * descriptor's offset is shared with the parent. Only fork() with no
+ * other thread running (no indexing, no filter pass).
+ */
+void ns_trace_forked(struct ns_trace *trace);
+
 /* Event types the trace's formats define, enumerated by i < nr. */
 int ns_trace_nr_event_types(const struct ns_trace *trace);
 int ns_trace_event_type_at(const struct ns_trace *trace, int i);
