@@ -235,6 +235,8 @@ int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint
  * handle serves one thread.
  */
 struct ns_trace_reader;
+/* Whether ns_trace_reader_new() can give readers (the fast page reader reads the file). */
+bool ns_trace_has_readers(const struct ns_trace *trace);
 struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace);
 void ns_trace_reader_free(struct ns_trace_reader *r);
 /*

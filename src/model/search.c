@@ -444,7 +444,6 @@ struct helper_msg {
 static void maybe_split(struct ns_search_job *job)
 {
 	uint64_t left = job->n - job->done, mid;
-	struct ns_trace_reader *probe;
 	int fds[2];
 	pid_t pid;
 
@@ -453,10 +452,8 @@ static void maybe_split(struct ns_search_job *job)
 		return;
 	job->split_tried = true;
 	/* the fast page reader reads what libtracecmd's one handle would not share */
-	probe = ns_trace_reader_new(job->trace);
-	if (!probe)
+	if (!ns_trace_has_readers(job->trace))
 		return;
-	ns_trace_reader_free(probe);
 	if (pipe(fds))
 		return;
 	mid = job->done + left / 2;

@@ -699,14 +699,11 @@ static int start_workers(struct ns_filter_pass *pass)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	int nr = pass->vis->nr_cpus, i, t;
-	struct ns_trace_reader *probe;
 
 	if (online < 2 || nr < 2 || !pass->tf)
 		return 0;
-	probe = ns_trace_reader_new(pass->trace);	/* NULL: read through libtracecmd */
-	if (!probe)
+	if (!ns_trace_has_readers(pass->trace))	/* read through libtracecmd: one thread */
 		return 0;
-	ns_trace_reader_free(probe);
 	if (nr > online)
 		nr = (int)online;
 	if (nr > NS_PASS_MAX_THREADS)

@@ -203,6 +203,11 @@ void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec)
 	}
 }
 
+bool ns_trace_has_readers(const struct ns_trace *trace)
+{
+	return trace->pages != NULL;
+}
+
 struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 {
 	struct ns_trace_reader *r;

@@ -31,14 +31,9 @@ struct ns_tui_loading {
 	const char *note;	/* a message for the status line, or NULL */
 };
 
-static void fmt_time(char *buf, size_t len, uint64_t ns)
-{
-	ns_fmt_ts(buf, len, ns);
-}
-
 /* One CPU's row: a mark where indexed events are, a dot where it is not indexed yet. */
 static void draw_cpu(struct ns_tui_loading *l, int y, int cpu, int cols,
-		     const struct ns_trace_progress *p)
+		     const struct ns_trace_progress *p, bool loading)
 {
 	struct ns_trace *trace = l->trace;
 	uint64_t n = ns_trace_cpu_nr_events(trace, cpu);
@@ -63,7 +58,7 @@ static void draw_cpu(struct ns_tui_loading *l, int y, int cpu, int cols,
 
 			ns_tui_put_glyph(stdscr, y, LABEL_W + col, l->glyphs.events,
 					 ns_tui_task_attr(&l->theme, pid));
-		} else if (a > last && ns_trace_loading(trace, NULL)) {
+		} else if (a > last && loading) {
 			/* not indexed yet (or nothing there: we cannot tell yet) */
 			ns_tui_put_glyph(stdscr, y, LABEL_W + col, l->glyphs.utf8 ? L'\u00b7' : L'.',
 					 l->theme.attr[NS_ROLE_RULER]);
@@ -132,8 +127,8 @@ void ns_tui_loading_draw(struct ns_tui_loading *l)
 	struct ns_trace_progress p;
 	int nr_cpus = ns_trace_nr_cpus(l->trace), cpus, cols = COLS - LABEL_W, y = 0, cpu;
 	char line[512], a[32], b[32];
+	bool loading = ns_trace_loading(l->trace, &p);
 
-	ns_trace_loading(l->trace, &p);
 	erase();
 	snprintf(line, sizeof(line), " nurseshark  %s  (indexing)", ns_trace_path(l->trace));
 	ns_tui_put_text(stdscr, &l->glyphs, y++, 0, COLS, line, 0, l->theme.attr[NS_ROLE_STATUS]);
@@ -143,9 +138,9 @@ void ns_tui_loading_draw(struct ns_tui_loading *l)
 		cpus = (LINES - 4) / 2;
 	if (cols > 0) {
 		for (cpu = 0; cpu < cpus; cpu++)
-			draw_cpu(l, y++, cpu, cols, &p);
-		fmt_time(a, sizeof(a), p.first_ns);
-		fmt_time(b, sizeof(b), p.last_ns);
+			draw_cpu(l, y++, cpu, cols, &p, loading);
+		ns_fmt_ts(a, sizeof(a), p.first_ns);
+		ns_fmt_ts(b, sizeof(b), p.last_ns);
 		snprintf(line, sizeof(line), "%*s%s", LABEL_W, "", a);
 		ns_tui_put_text(stdscr, &l->glyphs, y, 0, COLS, line, 0,
 				l->theme.attr[NS_ROLE_RULER_LABEL]);

@@ -123,6 +123,17 @@ int ns_tui_loading_snapshot(struct ns_trace *trace, int cols, int rows, FILE *ou
 	return ret;
 }
 
+/* The viewer on a headless screen, as --stats times it. */
+static int headless_viewer(struct headless *h, struct ns_tui *t, struct ns_trace *trace, int cols,
+			   int rows, char *err, size_t err_len)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = headless_begin(h, cols, rows, err, err_len);
+	return ret ? ret : ns_tui_open(t, trace, NULL, err, err_len);
+}
+
 static double cpu_us(void)
 {
 	struct timespec ts;
@@ -140,10 +151,7 @@ int ns_tui_time_frames(struct ns_trace *trace, int cols, int rows, int frames,
 	double t0;
 	int ret, i;
 
-	memset(&t, 0, sizeof(t));
-	ret = headless_begin(&h, cols, rows, err, err_len);
-	if (!ret)
-		ret = ns_tui_open(&t, trace, NULL, err, err_len);
+	ret = headless_viewer(&h, &t, trace, cols, rows, err, err_len);
 	if (ret)
 		goto out;
 	ns_tui_draw(&t);
@@ -276,10 +284,7 @@ int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_
 	int ret, levels;
 
 	memset(st, 0, sizeof(*st));
-	memset(&t, 0, sizeof(t));
-	ret = headless_begin(&h, cols, rows, err, err_len);
-	if (!ret)
-		ret = ns_tui_open(&t, trace, NULL, err, err_len);
+	ret = headless_viewer(&h, &t, trace, cols, rows, err, err_len);
 	if (ret)
 		goto out;
 	finish_jobs(&t);
