@@ -599,7 +599,7 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 	char date[64] = "";
 	int m, i;
 
-	fputs("; nurseshark session: see nurseshark.ini(5). Written by nurseshark;\n"
+	fputs(NS_SESSION_MARK " see nurseshark.ini(5). Written by nurseshark;\n"
 	      "; safe to edit, keep or share. Times are in seconds, rows as in the list's #.\n",
 	      out);
 	if (s->have & NS_SESS_TRACE) {
@@ -694,7 +694,7 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 }
 
 int ns_session_save_text(const char *path, int (*write_fn)(const void *obj, FILE *out),
-			 const void *obj, const struct ns_file_ops *ops, char *err, size_t err_len)
+			 const void *obj, const struct ns_save *how, char *err, size_t err_len)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -711,7 +711,7 @@ int ns_session_save_text(const char *path, int (*write_fn)(const void *obj, FILE
 	if (ret)
 		snprintf(err, err_len, "out of memory");
 	else
-		ret = ns_file_write_atomic(path, buf, len, ops, err, err_len);
+		ret = ns_savefile_write(path, buf, len, how, err, err_len);
 	free(buf);
 	return ret;
 }
@@ -721,8 +721,8 @@ static int write_session(const void *obj, FILE *out)
 	return ns_session_write(obj, out);
 }
 
-int ns_session_save(const struct ns_session *s, const char *path,
-		    const struct ns_file_ops *ops, char *err, size_t err_len)
+int ns_session_save(const struct ns_session *s, const char *path, const struct ns_save *how,
+		    char *err, size_t err_len)
 {
-	return ns_session_save_text(path, write_session, s, ops, err, err_len);
+	return ns_session_save_text(path, write_session, s, how, err, err_len);
 }
