@@ -405,6 +405,42 @@ int ns_config_read(struct ns_config *c, const struct ns_config_schema *schema,
 int ns_config_parse(struct ns_config *c, const struct ns_config_schema *schema,
 		    const char *name, const char *data, size_t len, struct ns_diag *diag);
 
+/* ---- the settings of [display] and [session], one table ------------------------ */
+
+enum ns_setting_type {
+	NS_SETTING_CHOICE,	/* one of choices[], stored as its index */
+	NS_SETTING_BOOL,	/* yes|no (true|false, on|off, 1|0): 1 or 0 */
+	NS_SETTING_ROWS,	/* auto (0) or a number from 1 to max */
+};
+
+/*
+ * One setting: it drives the parser (ns_config_parse()), its defaults
+ * (ns_config_init()), --print-config and, through that, contrib/config.ini
+ * and the settings of nurseshark.ini(5) (contrib/gen-docs.sh). A new
+ * setting is one row here and an int in struct ns_config.
+ */
+struct ns_config_setting {
+	const char *section;		/* "display" */
+	const char *name;		/* "time-format" */
+	const char *alias;		/* another name for it ("color"), or NULL */
+	int type;			/* enum ns_setting_type */
+	const char *const *choices;	/* CHOICE: the values, by number */
+	int nr_choices;
+	int max;			/* ROWS: the largest number */
+	int dflt;			/* the default, as stored */
+	size_t offset;			/* of its int in struct ns_config */
+	const char *help;		/* plain text, one paragraph */
+};
+
+extern const struct ns_config_setting ns_config_settings[];
+extern const int ns_config_nr_settings;
+
+/* What a setting takes, as "usec | nsec", "yes | no", "auto | N (1-4096)". */
+void ns_config_setting_syntax(const struct ns_config_setting *set, char *buf, size_t len);
+/* A stored @value as the file writes it: "usec", "yes", "auto", "12". */
+void ns_config_setting_value(const struct ns_config_setting *set, int value, char *buf,
+			     size_t len);
+
 /* Names of the settings' values, for messages and the commented example. */
 const char *ns_config_colour_name(int colour);	/* "red", "default"; NULL for 8..255 */
 const char *ns_config_time_format_name(int fmt);
