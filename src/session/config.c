@@ -387,6 +387,7 @@ bad:
 static void config_entry(struct ns_ini *ini, void *user, const char *section, const char *name,
 			 const char *value)
 {
+	const struct ns_config_setting *set;
 	struct reader *r = user;
 	int s;
 
@@ -413,7 +414,10 @@ static void config_entry(struct ns_ini *ini, void *user, const char *section, co
 	}
 	if (r->section == SEC_UNKNOWN)
 		return;
-	ns_ini_once(ini, &r->seen, section, name);
+	/* one setting under two spellings ([colors], color) is still given twice */
+	set = r->section == SEC_SETTINGS ? find_setting(section, name) : NULL;
+	ns_ini_once(ini, &r->seen, r->section == SEC_COLOURS ? "colours" : section,
+		    set ? set->name : name);
 	if (r->section == SEC_SETTINGS)
 		setting_entry(ini, r->c, section, name, value);
 	else if (r->section == SEC_COLOURS)

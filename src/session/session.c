@@ -34,6 +34,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "nurseshark/model_search.h"
 #include "session-int.h"
 
 int ns_session_init(struct ns_session *s)
@@ -226,6 +227,7 @@ struct reader {
 	struct ns_session *s;
 	int known_section;
 	struct ns_search_spec search;	/* [search] as read so far */
+	int search_line;		/* where its text was given */
 	struct ns_ini_seen seen;
 };
 
@@ -482,6 +484,7 @@ static void search_entry(struct ns_ini *ini, struct reader *r, const char *name,
 	if (!strcmp(name, "text")) {
 		if (ns_ini_string(ini, name, v, spec->text, sizeof(spec->text)))
 			return;
+		r->search_line = ini->report_line;
 	} else if (!strcmp(name, "column")) {
 		if (ns_ini_choice(ini, name, v, columns, NS_NR_SEARCH_COLUMNS, &spec->column))
 			return;
@@ -563,9 +566,23 @@ int ns_session_parse(struct ns_session *s, const char *name, const char *data, s
 {
 	struct reader r;
 
+	struct ns_search *search;
+	char err[300];
+
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	ns_ini_parse(name, data, len, session_entry, &r, diag);
+	/* once all of [search] is read: a regex that does not compile is said, not kept */
+	if ((s->have & NS_SESS_SEARCH) && !ns_filter_set_search(s->filters, &r.search)) {
+		search = ns_search_compile(&r.search, err, sizeof(err));
+		if (!search) {
+			ns_diag_add(diag, name, r.search_line, "text: the search is not restored: "
+				    "%s", err);
+			ns_filter_set_set_search(s->filters, NULL);
+			s->have &= ~NS_SESS_SEARCH;
+		}
+		ns_search_free(search);
+	}
 	return 0;
 }
 
