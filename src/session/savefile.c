@@ -19,7 +19,10 @@
  * file or the whole new one. A new name is taken with RENAME_NOREPLACE, so
  * that a file that appeared meanwhile is not replaced either. On any
  * failure before the rename the temporary file is removed and the old file
- * was never touched. A temporary file that a killed writer left behind
+ * was never touched. The rules are checked just before the write: a file
+ * swapped in for an existing target between the check and the rename
+ * would be replaced (nurseshark is one user's tool; a new name has even
+ * that closed by RENAME_NOREPLACE). A temporary file that a killed writer left behind
  * (".NAME.XXXXXX", one of ours, older than a minute) is removed at the next
  * save into its directory.
  *

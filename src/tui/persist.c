@@ -6,7 +6,9 @@
  * the "start fresh" key and the keys that size the graph pane. The files
  * themselves are src/session's; here a session becomes view and pane state
  * and back. Every problem ends in the status line as "FILE:LINE: message":
- * the first one, and how many more --check-config would list.
+ * the first one, and how many more --check-config would list. A save onto
+ * a file of ours asks "replace it? (y/n)" first; what is not ours the
+ * session layer refuses (savefile.c).
  */
 #include <errno.h>
 #include <stdlib.h>

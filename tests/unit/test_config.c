@@ -234,8 +234,8 @@ static void settings_table(void)
 			snprintf(text, sizeof(text), "[%s]\n%s = %s\n", set->section,
 				 k && set->alias ? set->alias : set->name, value);
 			if (parsed(text, set, &d) != want || d.nr) {
-				printf("  '%s' does not give %d%s%s\n", text, want, d.nr ? ": " : "",
-				       d.nr ? d.msg[0] : "");
+				printf("  '%s' does not give %d%s%s\n", text, want,
+				       d.nr ? ": " : "", d.nr ? d.msg[0] : "");
 				bad++;
 				ns_diag_free(&d);
 			}

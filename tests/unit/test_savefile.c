@@ -129,8 +129,9 @@ static const char *const kind_name[] = { "write", "fsync", "close", "rename" };
 static const char *old = NS_SESSION_MARK " old text\n";
 
 /* Write @new over the old text, the @n-th call failing with @e; 1 if that did harm. */
-static int fail_call(const char *path, const char *dir, struct ns_savefile_ops *ops, struct faults *f,
-		     const char *new, int short_writes, int n, int e, int *kinds_seen)
+static int fail_call(const char *path, const char *dir, struct ns_savefile_ops *ops,
+		     struct faults *f, const char *new, int short_writes, int n, int e,
+		     int *kinds_seen)
 {
 	const char *kind;
 	char err[256], *now;
@@ -390,12 +391,14 @@ static void rules(const char *top)
 		for (i = 0; i < NS_ARRAY_SIZE(tmps); i++) {
 			snprintf(p, sizeof(p), "%s/%s", dir, tmps[i].name);
 			if ((access(p, F_OK) != 0) != tmps[i].gone) {
-				printf("  %s: %s\n", tmps[i].name, tmps[i].gone ? "left" : "removed");
+				printf("  %s: %s\n", tmps[i].name,
+				       tmps[i].gone ? "left" : "removed");
 				bad++;
 			}
 		}
-		CHECK(!ret && !bad, "a save removes the temporary files of ours a killed save left "
-		      "(.NAME.XXXXXX, a minute old, empty or begun by our first line), and no other");
+		CHECK(!ret && !bad, "a save removes the temporary files of ours a killed save "
+		      "left (.NAME.XXXXXX, a minute old, empty or begun by our first line), "
+		      "and no other");
 		for (i = 0; i < NS_ARRAY_SIZE(tmps); i++) {
 			snprintf(p, sizeof(p), "%s/%s", dir, tmps[i].name);
 			unlink(p);
