@@ -92,6 +92,11 @@ bench: deps
 docs: all
 	$(Q)contrib/gen-docs.sh update $(BUILD)/nurseshark
 
+# The whole-screen expected files of tests/screens.sh, written again from
+# --snapshot: review the diff before committing it.
+screens-update: all
+	$(Q)tests/screens.sh --update
+
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5
 	install -m 755 $(BUILD)/nurseshark $(DESTDIR)$(bindir)/nurseshark
@@ -105,7 +110,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check-deps tests deps run test bench docs install uninstall clean
+.PHONY: all check-deps tests deps run test bench docs screens-update install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -6,14 +6,17 @@
 # the action list), the README's keys (that table as man shows it) and the
 # README's screenshot (`nurseshark --snapshot 80x24 contrib/sample.dat`).
 # Each sits between two marker lines in its file. contrib/config.ini is
-# `nurseshark --print-config`, whole.
+# `nurseshark --print-config`, whole, and nurseshark.ini(5)'s settings of
+# [display] and [session] and its colour roles are made from it (the
+# settings table of src/session/config.c, the roles of src/tui/config.c).
 #
 #   gen-docs.sh man BIN <man/nurseshark.1 >new   the page, its KEYS table redone
 #   gen-docs.sh readme BIN <README.md >new       the README, screenshot and keys redone
 #   gen-docs.sh config BIN >new                  contrib/config.ini
+#   gen-docs.sh ini BIN <man/nurseshark.ini.5 >new   its settings and roles redone
 #   gen-docs.sh update BIN                       all rewritten in place (make docs)
 #
-# tests/docs.sh runs the first three and compares; `make docs` runs the last.
+# tests/docs.sh runs the first four and compares; `make docs` runs the last.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,7 +44,7 @@ splice() {
 }
 
 tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp.new" "$tmp.mid" "$tmp.out"' EXIT
+trap 'rm -f "$tmp" "$tmp.new" "$tmp.mid" "$tmp.out" "$tmp.cfg"' EXIT
 
 gen_man() {
 	"$1" --keys-table >"$tmp"
@@ -74,13 +77,88 @@ gen_config() {
 	"$1" --print-config
 }
 
-[ $# -eq 2 ] || { sed -n '11,14s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+# --print-config's sections as roff: in a section of settings, "; NAME =
+# SYNTAX" opens a setting, "; text" is its help, ";NAME = DEFAULT" ends it;
+# in [colours], "; ROLE: text" (or "; ROLE to ROLE: text") is a role.
+# $1: settings or roles.
+config_roff() {
+	awk -v want="$1" '
+		function esc(s) {
+			gsub(/\\/, "\\e", s)
+			gsub(/-/, "\\-", s)
+			if (s ~ /^[.\047]/)
+				s = "\\&" s
+			return s
+		}
+		function bold(s) { return "\\fB" esc(s) "\\fR" }
+		# "usec | nsec", "auto | N (1-4096)": words bold, a capital placeholder italic
+		function syntax(s,   n, part, i, out, w) {
+			n = split(s, part, / \| /)
+			for (i = 1; i <= n; i++) {
+				w = part[i]
+				out = out (i > 1 ? " | " : "")
+				if (w ~ /^[a-z]/) {
+					out = out bold(w)
+				} else {
+					match(w, /^[^ ]+/)
+					out = out "\\fI" esc(substr(w, 1, RLENGTH)) "\\fR" \
+						esc(substr(w, RLENGTH + 1))
+				}
+			}
+			return out
+		}
+		/^\[/ {
+			sec = substr($0, 2, length($0) - 2)
+			settings = sec !~ /^(keys|keys\..*|colours)$/
+			if (settings && want == "settings")
+				print ".SS [" sec "]"
+			next
+		}
+		settings && want == "settings" && /^; [a-z][a-z0-9-]* = / {
+			print ".TP"
+			print bold($2) " = " syntax(substr($0, length($2) + 6))
+			next
+		}
+		settings && want == "settings" && /^; / { print esc(substr($0, 3)); next }
+		settings && want == "settings" && /^;[a-z]/ {
+			v = $0
+			sub(/^;[^=]*= /, "", v)
+			print "Default: " bold(v) "."
+			next
+		}
+		sec == "colours" && want == "roles" && /^; [a-z][a-z0-9-]*( to [a-z0-9-]+)?: / {
+			i = index($0, ": ")
+			name = esc(substr($0, 3, i - 3))
+			sub(/ to /, "\\fR to \\fB", name)
+			print ".TP"
+			print "\\fB" name "\\fR"
+			print esc(substr($0, i + 2))
+			role = 1
+			next
+		}
+		sec == "colours" && want == "roles" && role && /^; / { print esc(substr($0, 3)); next }
+		/^;[a-z]/ { role = 0 }
+	'
+}
+
+gen_ini() {
+	"$1" --print-config >"$tmp.cfg"
+	config_roff settings <"$tmp.cfg" >"$tmp"
+	splice '.\" SETTINGS-BEGIN' '.\" SETTINGS-END' "$tmp" >"$tmp.mid"
+	config_roff roles <"$tmp.cfg" >"$tmp"
+	splice '.\" ROLES-BEGIN' '.\" ROLES-END' "$tmp" <"$tmp.mid"
+}
+
+usage() { sed -n '/^#   gen-docs/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || usage
 case $1 in
 man) gen_man "$2" ;;
 readme) gen_readme "$2" ;;
 config) gen_config "$2" ;;
+ini) gen_ini "$2" ;;
 update)
-	for f in man/nurseshark.1:gen_man README.md:gen_readme contrib/config.ini:gen_config; do
+	for f in man/nurseshark.1:gen_man README.md:gen_readme contrib/config.ini:gen_config \
+		man/nurseshark.ini.5:gen_ini; do
 		file=$top/${f%%:*}
 		touch "$file"
 		"${f#*:}" "$2" <"$file" >"$tmp.out"
@@ -89,5 +167,5 @@ update)
 			echo "  GEN    ${f%%:*}"
 		fi
 	done ;;
-*) sed -n '11,14s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+*) usage ;;
 esac

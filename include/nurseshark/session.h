@@ -15,7 +15,8 @@
  * Reading never fails and never crashes on what is in a file: every problem
  * becomes one "FILE:LINE: message" in a struct ns_diag and the rest of the
  * file still applies. Writing is atomic (temporary file, fsync, rename,
- * fsync of the directory), so the previous file survives any failure.
+ * fsync of the directory), so the previous file survives any failure, and
+ * replaces only a file of ours, when asked to (savefile.c).
  *
  * The session layer serves the model: it captures and restores a struct
  * ns_view and a struct ns_filter_set. What only the front end knows (the
@@ -55,31 +56,81 @@ void ns_diag_print(const struct ns_diag *d, FILE *out, const char *prefix);
 /* Move every message of @from to the end of @to. */
 void ns_diag_move(struct ns_diag *to, struct ns_diag *from);
 
-/* ---- atomic writes -------------------------------------------------------- */
+/* ---- saving a file of ours (savefile.c) ------------------------------------ */
 
 /*
- * The system calls of an atomic write, replaceable so that tests can fail
- * any one of them (see tests/unit/test_atomic.c). NULL: the real ones.
+ * The first line the writers put in every session and filter file (every
+ * version did): how a file is known to be ours. See ns_savefile_kind().
  */
-struct ns_file_ops {
+#define NS_SESSION_MARK	"; nurseshark session:"
+#define NS_FILTERS_MARK	"; nurseshark filters:"
+
+/*
+ * The system calls of a save, replaceable so that tests can fail any one of
+ * them (see tests/unit/test_savefile.c). @noreplace: fail with EEXIST
+ * rather than replace a file that is at @to.
+ */
+struct ns_savefile_ops {
 	ssize_t (*write)(void *arg, int fd, const void *buf, size_t len);
 	int (*fsync)(void *arg, int fd);
 	int (*close)(void *arg, int fd);
-	int (*rename)(void *arg, const char *from, const char *to);
+	int (*rename)(void *arg, const char *from, const char *to, int noreplace);
 	void *arg;
 };
 
+struct ns_trace_id;
+
+enum ns_save_flags {
+	NS_SAVE_REPLACE = 1 << 0,	/* replace a file of ours (else -EEXIST) */
+};
+
+/* How to save; a NULL one is { 0 }. */
+struct ns_save {
+	unsigned flags;			/* enum ns_save_flags */
+	const struct ns_trace_id *keep;	/* never written (the open trace); may be NULL */
+	const struct ns_savefile_ops *ops;	/* NULL: the real system calls */
+};
+
+enum ns_savefile_kind {
+	NS_SAVEFILE_NOT_OURS,
+	NS_SAVEFILE_SESSION,
+	NS_SAVEFILE_FILTERS,
+};
+
 /**
- * ns_file_write_atomic - replace @path by @len bytes of @data, or leave it be
- * @ops: NULL for the real system calls
- * @err: a one-line reason on failure
- *
- * Writes a temporary file beside @path (mode 0600), fsyncs it, renames it
- * over @path and fsyncs the directory. On any failure the temporary file is
- * removed and @path is what it was. Returns 0 or a negative errno.
+ * ns_savefile_kind - is the text of a file one of ours, and which
+ * Ours: a first line that starts with NS_SESSION_MARK or NS_FILTERS_MARK;
+ * or, a file written or edited by hand without it, INI text (at most
+ * NS_INI_MAX_FILE bytes, no NUL) with at least one section, all of them
+ * sections of a session or filter file, and only comments, "name = value"
+ * entries and continuation lines in them. Returns enum ns_savefile_kind
+ * (FILTERS when the only sections are [filters]).
  */
-int ns_file_write_atomic(const char *path, const void *data, size_t len,
-			 const struct ns_file_ops *ops, char *err, size_t err_len);
+int ns_savefile_kind(const char *data, size_t len);
+
+/**
+ * ns_savefile_write - save @len bytes of @data as @path, or leave it be
+ * @how: may be NULL
+ * @err: a one-line reason when it is not saved
+ *
+ * Writes a temporary file beside @path (a symbolic link: beside the file it
+ * names), fsyncs it, renames it over the target and fsyncs the directory;
+ * on any failure the temporary file is removed and the target is what it
+ * was. Returns 0; -EEXIST when the target is a file of ours and @how has no
+ * NS_SAVE_REPLACE (@err: "PATH exists (a nurseshark session)"); -EPERM for
+ * a file that is not ours, the trace of @how->keep, a device, FIFO or
+ * socket, a link to nothing; -EISDIR; or another negative errno.
+ */
+int ns_savefile_write(const char *path, const void *data, size_t len, const struct ns_save *how,
+		      char *err, size_t err_len);
+
+/*
+ * Remove the temporary files a killed save left in @dir: ".NAME.XXXXXX",
+ * regular, the user's own, unchanged for a minute, and empty or begun by
+ * one of the marks above. ns_savefile_write() does it in the directory it
+ * writes to. Returns how many, or a negative errno.
+ */
+int ns_savefile_clean(const char *dir);
 
 /* ---- where the files are -------------------------------------------------- */
 
@@ -112,6 +163,7 @@ struct ns_trace_id {
 	uint64_t size;
 	int64_t mtime_s;
 	long mtime_ns;
+	uint64_t dev, ino;	/* st_dev, st_ino; 0, 0: not known (read from a session) */
 };
 
 /* Stat @path. 0, or a negative errno (then @id is empty). */
@@ -237,9 +289,9 @@ int ns_session_parse(struct ns_session *s, const char *name, const char *data, s
 
 /* The INI text of a session (every part in s->have). 0 or a negative errno. */
 int ns_session_write(const struct ns_session *s, FILE *out);
-/* ns_session_write() into @path, atomically; @ops as ns_file_write_atomic(). */
-int ns_session_save(const struct ns_session *s, const char *path,
-		    const struct ns_file_ops *ops, char *err, size_t err_len);
+/* ns_session_write() into @path through ns_savefile_write(): its rules and returns. */
+int ns_session_save(const struct ns_session *s, const char *path, const struct ns_save *how,
+		    char *err, size_t err_len);
 
 /* ---- filter files ----------------------------------------------------------- */
 
@@ -252,8 +304,8 @@ int ns_filters_read(struct ns_filter_set *fs, const char *path, struct ns_diag *
 int ns_filters_parse(struct ns_filter_set *fs, const char *name, const char *data, size_t len,
 		     struct ns_diag *diag);
 int ns_filters_write(const struct ns_filter_set *fs, FILE *out);
-int ns_filters_save(const struct ns_filter_set *fs, const char *path,
-		    const struct ns_file_ops *ops, char *err, size_t err_len);
+int ns_filters_save(const struct ns_filter_set *fs, const char *path, const struct ns_save *how,
+		    char *err, size_t err_len);
 
 /**
  * ns_filters_keep_applicable - drop the entries that mean nothing in a trace
@@ -352,6 +404,42 @@ int ns_config_read(struct ns_config *c, const struct ns_config_schema *schema,
 		   const char *path, int missing_ok, struct ns_diag *diag);
 int ns_config_parse(struct ns_config *c, const struct ns_config_schema *schema,
 		    const char *name, const char *data, size_t len, struct ns_diag *diag);
+
+/* ---- the settings of [display] and [session], one table ------------------------ */
+
+enum ns_setting_type {
+	NS_SETTING_CHOICE,	/* one of choices[], stored as its index */
+	NS_SETTING_BOOL,	/* yes|no (true|false, on|off, 1|0): 1 or 0 */
+	NS_SETTING_ROWS,	/* auto (0) or a number from 1 to max */
+};
+
+/*
+ * One setting: it drives the parser (ns_config_parse()), its defaults
+ * (ns_config_init()), --print-config and, through that, contrib/config.ini
+ * and the settings of nurseshark.ini(5) (contrib/gen-docs.sh). A new
+ * setting is one row here and an int in struct ns_config.
+ */
+struct ns_config_setting {
+	const char *section;		/* "display" */
+	const char *name;		/* "time-format" */
+	const char *alias;		/* another name for it ("color"), or NULL */
+	int type;			/* enum ns_setting_type */
+	const char *const *choices;	/* CHOICE: the values, by number */
+	int nr_choices;
+	int max;			/* ROWS: the largest number */
+	int dflt;			/* the default, as stored */
+	size_t offset;			/* of its int in struct ns_config */
+	const char *help;		/* plain text, one paragraph */
+};
+
+extern const struct ns_config_setting ns_config_settings[];
+extern const int ns_config_nr_settings;
+
+/* What a setting takes, as "usec | nsec", "yes | no", "auto | N (1-4096)". */
+void ns_config_setting_syntax(const struct ns_config_setting *set, char *buf, size_t len);
+/* A stored @value as the file writes it: "usec", "yes", "auto", "12". */
+void ns_config_setting_value(const struct ns_config_setting *set, int value, char *buf,
+			     size_t len);
 
 /* Names of the settings' values, for messages and the commented example. */
 const char *ns_config_colour_name(int colour);	/* "red", "default"; NULL for 8..255 */

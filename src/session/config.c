@@ -13,17 +13,22 @@
  *   [colours]     ROLE = [FG] [on BG] [ATTR...], "black on green bold";
  *                 colours by name or 0-255, "default" for the terminal's
  *
- * The names of actions and colour roles belong to the front end, which
- * passes them in a struct ns_config_schema, so this file needs nothing of
- * curses and the front end's tables stay the only lists of them.
- * contrib/config.ini shows every setting with its default.
+ * The settings of [display] and [session] are one table, ns_config_settings[]
+ * (name, section, type, default, help): it gives their defaults, their
+ * parser and its messages here, and --print-config (contrib/config.ini), from
+ * which contrib/gen-docs.sh makes the settings of nurseshark.ini(5). The names
+ * of actions and colour roles belong to the front end, which passes them in
+ * a struct ns_config_schema, so this file needs nothing of curses and the
+ * front end's tables stay the only lists of them.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "nurseshark/util.h"
 #include "session-int.h"
 
 static const char *const colour_names[] = {
@@ -51,22 +56,129 @@ const char *ns_config_colour_name(int colour)
 
 const char *ns_config_time_format_name(int fmt)
 {
-	return fmt >= 0 && fmt < 2 ? time_formats[fmt] : NULL;
+	return fmt >= 0 && fmt < (int)NS_ARRAY_SIZE(time_formats) ? time_formats[fmt] : NULL;
 }
 
 const char *ns_config_glyphs_name(int glyphs)
 {
-	return glyphs >= 0 && glyphs < 3 ? glyph_sets[glyphs] : NULL;
+	return glyphs >= 0 && glyphs < (int)NS_ARRAY_SIZE(glyph_sets) ? glyph_sets[glyphs] : NULL;
+}
+
+/* ---- the settings table ---------------------------------------------------- */
+
+#define SETTING_INT(field)	offsetof(struct ns_config, field)
+
+const struct ns_config_setting ns_config_settings[] = {
+	{
+		.section = "display", .name = "time-format", .type = NS_SETTING_CHOICE,
+		.choices = time_formats, .nr_choices = NS_ARRAY_SIZE(time_formats),
+		.dflt = NS_TIME_USEC, .offset = SETTING_INT(time_format),
+		.help = "Times as trace-cmd report prints them, with microseconds (usec: "
+			"10171.572790), or with nanoseconds as trace-cmd report -t (nsec: "
+			"10171.572790123): the list's Time column, the marker bar, the status "
+			"line.",
+	}, {
+		.section = "display", .name = "glyphs", .type = NS_SETTING_CHOICE,
+		.choices = glyph_sets, .nr_choices = NS_ARRAY_SIZE(glyph_sets),
+		.dflt = NS_GLYPHS_AUTO, .offset = SETTING_INT(glyphs),
+		.help = "The graph's characters: auto draws Unicode blocks in a UTF-8 locale "
+			"and ASCII in any other; unicode needs a UTF-8 locale (in another, ASCII "
+			"is drawn and a problem reported).",
+	}, {
+		.section = "display", .name = "graph-rows", .type = NS_SETTING_ROWS,
+		.max = NS_SESSION_GRAPH_ROWS_MAX, .dflt = 0, .offset = SETTING_INT(graph_rows),
+		.help = "The rows of the graph pane (CPU and task rows) before they scroll: "
+			"auto gives the graph at most half of the screen. <C-w>+ and <C-w>- "
+			"change it while nurseshark runs, and a session keeps it.",
+	}, {
+		.section = "display", .name = "colour", .alias = "color", .type = NS_SETTING_CHOICE,
+		.choices = colour_modes, .nr_choices = NS_ARRAY_SIZE(colour_modes),
+		.dflt = 1, .offset = SETTING_INT(colour),
+		.help = "auto uses colour when the terminal has it and NO_COLOR is not set; "
+			"never tells the colour roles apart by bold, underline and reverse video "
+			"alone. color is the same setting.",
+	}, {
+		.section = "session", .name = "restore", .type = NS_SETTING_BOOL,
+		.dflt = 1, .offset = SETTING_INT(session_restore),
+		.help = "Restore a trace's session when the trace is opened again "
+			"(--no-session: not this time).",
+	}, {
+		.section = "session", .name = "save", .type = NS_SETTING_BOOL,
+		.dflt = 1, .offset = SETTING_INT(session_save),
+		.help = "Save the trace's session when nurseshark exits.",
+	},
+};
+
+const int ns_config_nr_settings = NS_ARRAY_SIZE(ns_config_settings);
+
+static int *setting_int(struct ns_config *c, const struct ns_config_setting *set)
+{
+	return (int *)((char *)c + set->offset);
+}
+
+void ns_config_setting_syntax(const struct ns_config_setting *set, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	switch (set->type) {
+	case NS_SETTING_CHOICE:
+		for (i = 0; i < set->nr_choices && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " | " : "",
+					      set->choices[i]);
+		break;
+	case NS_SETTING_BOOL:
+		snprintf(buf, len, "yes | no");
+		break;
+	case NS_SETTING_ROWS:
+		snprintf(buf, len, "auto | N (1-%d)", set->max);
+		break;
+	}
+}
+
+void ns_config_setting_value(const struct ns_config_setting *set, int value, char *buf,
+			     size_t len)
+{
+	switch (set->type) {
+	case NS_SETTING_CHOICE:
+		snprintf(buf, len, "%s", value >= 0 && value < set->nr_choices ?
+			 set->choices[value] : "?");
+		break;
+	case NS_SETTING_BOOL:
+		snprintf(buf, len, "%s", value ? "yes" : "no");
+		break;
+	case NS_SETTING_ROWS:
+		if (value)
+			snprintf(buf, len, "%d", value);
+		else
+			snprintf(buf, len, "auto");
+		break;
+	}
+}
+
+/* The setting @name (or its alias) of [@section], or NULL. */
+static const struct ns_config_setting *find_setting(const char *section, const char *name)
+{
+	int i;
+
+	for (i = 0; i < ns_config_nr_settings; i++) {
+		const struct ns_config_setting *set = &ns_config_settings[i];
+
+		if (!strcmp(set->section, section) &&
+		    (!strcmp(set->name, name) || (set->alias && !strcmp(set->alias, name))))
+			return set;
+	}
+	return NULL;
 }
 
 int ns_config_init(struct ns_config *c, const struct ns_config_schema *schema)
 {
+	int i;
+
 	memset(c, 0, sizeof(*c));
-	c->time_format = NS_TIME_USEC;
-	c->glyphs = NS_GLYPHS_AUTO;
-	c->colour = 1;
-	c->session_restore = 1;
-	c->session_save = 1;
+	for (i = 0; i < ns_config_nr_settings; i++)
+		*setting_int(c, &ns_config_settings[i]) = ns_config_settings[i].dflt;
 	c->nr_actions = schema ? schema->nr_actions : 0;
 	c->nr_roles = schema ? schema->nr_roles : 0;
 	c->keys = calloc(c->nr_actions ? c->nr_actions : 1, sizeof(*c->keys));
@@ -103,47 +215,45 @@ struct reader {
 
 enum {
 	SEC_UNKNOWN,
-	SEC_DISPLAY,
-	SEC_SESSION,
+	SEC_SETTINGS,		/* a section of ns_config_settings[] */
 	SEC_KEYS,		/* + scope */
 	SEC_COLOURS = SEC_KEYS + NS_CONFIG_NR_SCOPES,
 };
 
 
-static void display_entry(struct ns_ini *ini, struct ns_config *c, const char *name,
-			  const char *v)
+/* One "name = value" of [display] or [session], as the table says. */
+static void setting_entry(struct ns_ini *ini, struct ns_config *c, const char *section,
+			  const char *name, const char *v)
 {
-	int x;
+	const struct ns_config_setting *set = find_setting(section, name);
+	char names[256] = "";
+	size_t n = 0;
+	int i, x;
 
-	if (!strcmp(name, "time-format")) {
-		if (!ns_ini_choice(ini, name, v, time_formats, 2, &x))
-			c->time_format = x;
-	} else if (!strcmp(name, "glyphs")) {
-		if (!ns_ini_choice(ini, name, v, glyph_sets, 3, &x))
-			c->glyphs = x;
-	} else if (!strcmp(name, "graph-rows")) {
-		if (!strcasecmp(v, "auto"))
-			c->graph_rows = 0;
-		else if (!ns_ini_int(ini, name, v, 1, NS_SESSION_GRAPH_ROWS_MAX, &x))
-			c->graph_rows = x;
-	} else if (!strcmp(name, "colour") || !strcmp(name, "color")) {
-		if (!ns_ini_choice(ini, name, v, colour_modes, 2, &x))
-			c->colour = x;
-	} else {
-		ns_ini_error(ini, "unknown name '%s' in [display] "
-			     "(time-format, glyphs, graph-rows, colour)", name);
+	if (!set) {
+		for (i = 0; i < ns_config_nr_settings && n < sizeof(names); i++) {
+			if (!strcmp(ns_config_settings[i].section, section))
+				n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+						      n ? ", " : "", ns_config_settings[i].name);
+		}
+		ns_ini_error(ini, "unknown name '%s' in [%s] (%s)", name, section, names);
+		return;
 	}
-}
-
-static void session_entry(struct ns_ini *ini, struct ns_config *c, const char *name,
-			  const char *v)
-{
-	if (!strcmp(name, "restore"))
-		ns_ini_bool(ini, name, v, &c->session_restore);
-	else if (!strcmp(name, "save"))
-		ns_ini_bool(ini, name, v, &c->session_save);
-	else
-		ns_ini_error(ini, "unknown name '%s' in [session] (restore, save)", name);
+	switch (set->type) {
+	case NS_SETTING_CHOICE:
+		if (!ns_ini_choice(ini, name, v, set->choices, set->nr_choices, &x))
+			*setting_int(c, set) = x;
+		break;
+	case NS_SETTING_BOOL:
+		ns_ini_bool(ini, name, v, setting_int(c, set));
+		break;
+	case NS_SETTING_ROWS:
+		if (!strcasecmp(v, "auto"))
+			*setting_int(c, set) = 0;
+		else if (!ns_ini_int(ini, name, v, 1, set->max, &x))
+			*setting_int(c, set) = x;
+		break;
+	}
 }
 
 static int find(const char *const *names, int n, const char *name)
@@ -277,16 +387,17 @@ bad:
 static void config_entry(struct ns_ini *ini, void *user, const char *section, const char *name,
 			 const char *value)
 {
+	const struct ns_config_setting *set;
 	struct reader *r = user;
 	int s;
 
 	if (!name) {
 		r->section = SEC_UNKNOWN;
-		if (!strcmp(section, "display"))
-			r->section = SEC_DISPLAY;
-		else if (!strcmp(section, "session"))
-			r->section = SEC_SESSION;
-		else if (!strcmp(section, "colours") || !strcmp(section, "colors"))
+		for (s = 0; s < ns_config_nr_settings; s++) {
+			if (!strcmp(section, ns_config_settings[s].section))
+				r->section = SEC_SETTINGS;
+		}
+		if (!strcmp(section, "colours") || !strcmp(section, "colors"))
 			r->section = SEC_COLOURS;
 		for (s = 0; s < NS_CONFIG_NR_SCOPES; s++) {
 			if (!strcmp(section, scope_sections[s]))
@@ -303,11 +414,12 @@ static void config_entry(struct ns_ini *ini, void *user, const char *section, co
 	}
 	if (r->section == SEC_UNKNOWN)
 		return;
-	ns_ini_once(ini, &r->seen, section, name);
-	if (r->section == SEC_DISPLAY)
-		display_entry(ini, r->c, name, value);
-	else if (r->section == SEC_SESSION)
-		session_entry(ini, r->c, name, value);
+	/* one setting under two spellings ([colors], color) is still given twice */
+	set = r->section == SEC_SETTINGS ? find_setting(section, name) : NULL;
+	ns_ini_once(ini, &r->seen, r->section == SEC_COLOURS ? "colours" : section,
+		    set ? set->name : name);
+	if (r->section == SEC_SETTINGS)
+		setting_entry(ini, r->c, section, name, value);
 	else if (r->section == SEC_COLOURS)
 		colours_entry(ini, r, name, value);
 	else

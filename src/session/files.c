@@ -146,11 +146,13 @@ int ns_files_restore_filters(struct ns_files *f, struct ns_trace *trace,
 
 void ns_files_at_exit(void *arg, const struct ns_session *s)
 {
+	/* ours by construction, but a file planted there is still not replaced */
 	struct ns_files *f = arg;
+	struct ns_save how = { .flags = NS_SAVE_REPLACE, .keep = &f->trace_id };
 
 	if (!f->auto_path)
 		return;
-	if (ns_session_save(s, f->auto_path, NULL, f->save_error, sizeof(f->save_error)))
+	if (ns_session_save(s, f->auto_path, &how, f->save_error, sizeof(f->save_error)))
 		f->save_failed = 1;
 	else
 		f->saved = 1;

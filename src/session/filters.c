@@ -159,7 +159,7 @@ int ns_filters_read(struct ns_filter_set *fs, const char *path, struct ns_diag *
 
 int ns_filters_write(const struct ns_filter_set *fs, FILE *out)
 {
-	fputs("; nurseshark filters: see nurseshark.ini(5). One entry a line:\n"
+	fputs(NS_FILTERS_MARK " see nurseshark.ini(5). One entry a line:\n"
 	      ";   KIND = show|hide graph|list|both WHAT\n"
 	      "; KIND is task (a pid), event (system/event), system, cpu or advanced\n"
 	      "; (an expression of trace-cmd report -F).\n"
@@ -173,10 +173,10 @@ static int write_filters(const void *obj, FILE *out)
 	return ns_filters_write(obj, out);
 }
 
-int ns_filters_save(const struct ns_filter_set *fs, const char *path,
-		    const struct ns_file_ops *ops, char *err, size_t err_len)
+int ns_filters_save(const struct ns_filter_set *fs, const char *path, const struct ns_save *how,
+		    char *err, size_t err_len)
 {
-	return ns_session_save_text(path, write_filters, fs, ops, err, err_len);
+	return ns_session_save_text(path, write_filters, fs, how, err, err_len);
 }
 
 /* --- what applies to a trace ------------------------------------------------ */

@@ -149,6 +149,9 @@ int ns_trace_id_get(const char *path, struct ns_trace_id *id)
 	id->size = (uint64_t)st.st_size;
 	id->mtime_s = (int64_t)st.st_mtim.tv_sec;
 	id->mtime_ns = st.st_mtim.tv_nsec;
+	/* what the saves compare, as a name may be another link to the same file */
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
 	return 0;
 }
 

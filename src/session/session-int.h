@@ -115,8 +115,8 @@ int ns_filters_entry(struct ns_ini *ini, struct ns_filter_set *fs, const char *n
 		     const char *value);
 void ns_filters_write_entries(const struct ns_filter_set *fs, FILE *out);
 
-/* Write what @write_fn puts in a memory stream to @path atomically. */
+/* Save what @write_fn puts in a memory stream as @path (ns_savefile_write()). */
 int ns_session_save_text(const char *path, int (*write_fn)(const void *obj, FILE *out),
-			 const void *obj, const struct ns_file_ops *ops, char *err, size_t err_len);
+			 const void *obj, const struct ns_save *how, char *err, size_t err_len);
 
 #endif

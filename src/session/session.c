@@ -34,6 +34,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "nurseshark/model_search.h"
 #include "session-int.h"
 
 int ns_session_init(struct ns_session *s)
@@ -226,6 +227,7 @@ struct reader {
 	struct ns_session *s;
 	int known_section;
 	struct ns_search_spec search;	/* [search] as read so far */
+	int search_line;		/* where its text was given */
 	struct ns_ini_seen seen;
 };
 
@@ -482,6 +484,7 @@ static void search_entry(struct ns_ini *ini, struct reader *r, const char *name,
 	if (!strcmp(name, "text")) {
 		if (ns_ini_string(ini, name, v, spec->text, sizeof(spec->text)))
 			return;
+		r->search_line = ini->report_line;
 	} else if (!strcmp(name, "column")) {
 		if (ns_ini_choice(ini, name, v, columns, NS_NR_SEARCH_COLUMNS, &spec->column))
 			return;
@@ -563,9 +566,23 @@ int ns_session_parse(struct ns_session *s, const char *name, const char *data, s
 {
 	struct reader r;
 
+	struct ns_search *search;
+	char err[300];
+
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	ns_ini_parse(name, data, len, session_entry, &r, diag);
+	/* once all of [search] is read: a regex that does not compile is said, not kept */
+	if ((s->have & NS_SESS_SEARCH) && !ns_filter_set_search(s->filters, &r.search)) {
+		search = ns_search_compile(&r.search, err, sizeof(err));
+		if (!search) {
+			ns_diag_add(diag, name, r.search_line, "text: the search is not restored: "
+				    "%s", err);
+			ns_filter_set_set_search(s->filters, NULL);
+			s->have &= ~NS_SESS_SEARCH;
+		}
+		ns_search_free(search);
+	}
 	return 0;
 }
 
@@ -599,7 +616,7 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 	char date[64] = "";
 	int m, i;
 
-	fputs("; nurseshark session: see nurseshark.ini(5). Written by nurseshark;\n"
+	fputs(NS_SESSION_MARK " see nurseshark.ini(5). Written by nurseshark;\n"
 	      "; safe to edit, keep or share. Times are in seconds, rows as in the list's #.\n",
 	      out);
 	if (s->have & NS_SESS_TRACE) {
@@ -694,7 +711,7 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 }
 
 int ns_session_save_text(const char *path, int (*write_fn)(const void *obj, FILE *out),
-			 const void *obj, const struct ns_file_ops *ops, char *err, size_t err_len)
+			 const void *obj, const struct ns_save *how, char *err, size_t err_len)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -711,7 +728,7 @@ int ns_session_save_text(const char *path, int (*write_fn)(const void *obj, FILE
 	if (ret)
 		snprintf(err, err_len, "out of memory");
 	else
-		ret = ns_file_write_atomic(path, buf, len, ops, err, err_len);
+		ret = ns_savefile_write(path, buf, len, how, err, err_len);
 	free(buf);
 	return ret;
 }
@@ -721,8 +738,8 @@ static int write_session(const void *obj, FILE *out)
 	return ns_session_write(obj, out);
 }
 
-int ns_session_save(const struct ns_session *s, const char *path,
-		    const struct ns_file_ops *ops, char *err, size_t err_len)
+int ns_session_save(const struct ns_session *s, const char *path, const struct ns_save *how,
+		    char *err, size_t err_len)
 {
-	return ns_session_save_text(path, write_session, s, ops, err, err_len);
+	return ns_session_save_text(path, write_session, s, how, err, err_len);
 }

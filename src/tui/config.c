@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nurseshark/session.h"
+#include "nurseshark/util.h"
 #include "tui-int.h"
 
 static const char *const action_names[NS_NR_ACTIONS] = {
@@ -23,27 +24,41 @@ static const char *const action_names[NS_NR_ACTIONS] = {
 
 _Static_assert(NS_TUI_TASK_COLOURS == 16, "name every task role below");
 
+/*
+ * The colour roles: the name [colours] gives each, and what it colours
+ * (--print-config, and from it nurseshark.ini(5)). The task roles are one
+ * row of help, printed before task-0.
+ */
+#define NS_TUI_ROLE_TABLE(X) \
+	X(NORMAL, "normal", "the panes' text") \
+	X(RULER, "ruler", "the time ruler's line and ticks") \
+	X(RULER_LABEL, "ruler-label", "the time ruler's labels") \
+	X(CPU_LABEL, "cpu-label", "the graph's row labels (CPU0, gzip-1234)") \
+	X(IDLE, "idle", "an idle CPU in the graph (the events of pid 0)") \
+	X(MARKER_A, "marker-a", "marker A, in the graph and the bar") \
+	X(MARKER_B, "marker-b", "marker B, in the graph and the bar") \
+	X(SELECTION, "selection", "the selected event's line in the graph") \
+	X(CURSOR, "cursor", "the graph cursor") \
+	X(LIST_HEADER, "list-header", "the list's column titles") \
+	X(LIST_SELECTED, "list-selected", "the selected row of the list") \
+	X(LIST_LOST, "list-lost", "a row of dropped events in the list") \
+	X(BAR, "bar", "the marker bar") \
+	X(BAR_ACTIVE, "bar-active", "the active marker's part of the marker bar") \
+	X(STATUS, "status", "the status line") \
+	X(MESSAGE, "message", "a message in the status line") \
+	X(HELP, "help", "the help overlay") \
+	X(HELP_TITLE, "help-title", "the help overlay's titles") \
+	X(SEARCH_MATCH, "search-match", "what the last search found, in the list")
+
+#define NS_TUI_TASK_ROLES_HELP \
+	"the colours of tasks in the graph (a pid always gets the same one; on a " \
+	"terminal of 8 colours the defaults are the 6 colours and their bold)"
+
 /* The colour roles by name, as [colours] writes them. */
 const char *const ns_tui_role_names[NS_NR_ROLES] = {
-	[NS_ROLE_NORMAL] = "normal",
-	[NS_ROLE_RULER] = "ruler",
-	[NS_ROLE_RULER_LABEL] = "ruler-label",
-	[NS_ROLE_CPU_LABEL] = "cpu-label",
-	[NS_ROLE_IDLE] = "idle",
-	[NS_ROLE_MARKER_A] = "marker-a",
-	[NS_ROLE_MARKER_B] = "marker-b",
-	[NS_ROLE_SELECTION] = "selection",
-	[NS_ROLE_CURSOR] = "cursor",
-	[NS_ROLE_LIST_HEADER] = "list-header",
-	[NS_ROLE_LIST_SELECTED] = "list-selected",
-	[NS_ROLE_LIST_LOST] = "list-lost",
-	[NS_ROLE_BAR] = "bar",
-	[NS_ROLE_BAR_ACTIVE] = "bar-active",
-	[NS_ROLE_STATUS] = "status",
-	[NS_ROLE_MESSAGE] = "message",
-	[NS_ROLE_HELP] = "help",
-	[NS_ROLE_HELP_TITLE] = "help-title",
-	[NS_ROLE_SEARCH_MATCH] = "search-match",
+#define NS_TUI_ROLE_NAME(id, name, help) [NS_ROLE_##id] = name,
+	NS_TUI_ROLE_TABLE(NS_TUI_ROLE_NAME)
+#undef NS_TUI_ROLE_NAME
 	[NS_ROLE_TASK0 + 0] = "task-0", [NS_ROLE_TASK0 + 1] = "task-1",
 	[NS_ROLE_TASK0 + 2] = "task-2", [NS_ROLE_TASK0 + 3] = "task-3",
 	[NS_ROLE_TASK0 + 4] = "task-4", [NS_ROLE_TASK0 + 5] = "task-5",
@@ -52,6 +67,13 @@ const char *const ns_tui_role_names[NS_NR_ROLES] = {
 	[NS_ROLE_TASK0 + 10] = "task-10", [NS_ROLE_TASK0 + 11] = "task-11",
 	[NS_ROLE_TASK0 + 12] = "task-12", [NS_ROLE_TASK0 + 13] = "task-13",
 	[NS_ROLE_TASK0 + 14] = "task-14", [NS_ROLE_TASK0 + 15] = "task-15",
+};
+
+static const char *const role_help[NS_NR_ROLES] = {
+#define NS_TUI_ROLE_HELP(id, name, help) [NS_ROLE_##id] = help,
+	NS_TUI_ROLE_TABLE(NS_TUI_ROLE_HELP)
+#undef NS_TUI_ROLE_HELP
+	[NS_ROLE_TASK0] = NS_TUI_TASK_ROLES_HELP,
 };
 
 /**
@@ -345,37 +367,81 @@ static void print_role(FILE *out, int role)
 	fputc('\n', out);
 }
 
+/* @text as comment lines of at most 78 columns: "; " and the words. */
+static void print_comment(FILE *out, const char *text)
+{
+	const char *p = text, *end;
+	int col = 0;
+
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		for (end = p; *end && *end != ' '; end++)
+			;
+		if (end == p)
+			break;
+		if (col && col + 1 + (int)(end - p) > 78) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += fprintf(out, "%s%.*s", col ? " " : "; ", (int)(end - p), p);
+		p = end;
+	}
+	if (col)
+		fputc('\n', out);
+}
+
+/*
+ * The settings of one section, from the session layer's table: a line that
+ * says what the setting takes, its help, then the setting at its default.
+ * contrib/gen-docs.sh reads this back into nurseshark.ini(5): keep the form.
+ */
+static void print_settings(FILE *out, const char *section)
+{
+	char syntax[128], value[64], line[200];
+	int i;
+
+	fprintf(out, "\n[%s]\n", section);
+	for (i = 0; i < ns_config_nr_settings; i++) {
+		const struct ns_config_setting *set = &ns_config_settings[i];
+
+		if (strcmp(set->section, section))
+			continue;
+		ns_config_setting_syntax(set, syntax, sizeof(syntax));
+		ns_config_setting_value(set, set->dflt, value, sizeof(value));
+		snprintf(line, sizeof(line), "%s = %s", set->name, syntax);
+		print_comment(out, line);
+		print_comment(out, set->help);
+		fprintf(out, ";%s = %s\n", set->name, value);
+	}
+}
+
 /**
  * ns_tui_print_config - config.ini with every setting at its default
  * Each setting is a comment (";name = value") that takes effect once its
- * ';' is removed; contrib/config.ini is this, and `make docs` rewrites it.
+ * ';' is removed, after a comment that says what it takes and does;
+ * contrib/config.ini is this, and `make docs` rewrites it and the settings
+ * and colour roles of nurseshark.ini(5) from it.
  */
 void ns_tui_print_config(FILE *out)
 {
-	int scope, act, role;
+	const char *sections[8];
+	int scope, act, role, i, j, nr = 0;
 
 	fputs("; nurseshark configuration: every setting, commented out, at its default.\n"
 	      "; Copy it to $XDG_CONFIG_HOME/nurseshark/config.ini (~/.config/nurseshark/)\n"
 	      "; and remove the ';' in front of what you change. `nurseshark --check-config`\n"
 	      "; reports what it cannot use, by line; nurseshark.ini(5) describes each one.\n"
-	      "; Written by `nurseshark --print-config`.\n"
-	      "\n[display]\n"
-	      "; Times as trace-cmd report prints them (usec: 10171.572790) or with\n"
-	      "; nanoseconds, as report -t (nsec: 10171.572790123).\n"
-	      ";time-format = usec\n"
-	      "; The graph's characters: auto (Unicode blocks in a UTF-8 locale, else\n"
-	      "; ASCII), unicode or ascii.\n"
-	      ";glyphs = auto\n"
-	      "; CPU rows of the graph before they scroll: auto (at most half the screen)\n"
-	      "; or a number; <C-w>+ and <C-w>- change it while nurseshark runs.\n"
-	      ";graph-rows = auto\n"
-	      "; auto: colour when the terminal has it and NO_COLOR is not set; never.\n"
-	      ";colour = auto\n"
-	      "\n[session]\n"
-	      "; Restore a trace's view when it is opened again (--no-session: not now).\n"
-	      ";restore = yes\n"
-	      "; Keep the view of the trace when nurseshark exits.\n"
-	      ";save = yes\n", out);
+	      "; Written by `nurseshark --print-config`.\n", out);
+	/* the sections of the settings table, in its order */
+	for (i = 0; i < ns_config_nr_settings; i++) {
+		for (j = 0; j < nr && strcmp(sections[j], ns_config_settings[i].section); j++)
+			;
+		if (j == nr && nr < (int)NS_ARRAY_SIZE(sections))
+			sections[nr++] = ns_config_settings[i].section;
+	}
+	for (i = 0; i < nr; i++)
+		print_settings(out, sections[i]);
 	for (scope = 0; scope < NS_NR_SCOPES; scope++) {
 		fprintf(out, "\n[%s]\n", scope_section[scope]);
 		if (scope == NS_SCOPE_ANY)
@@ -397,8 +463,15 @@ void ns_tui_print_config(FILE *out)
 	      "; black, red, green, yellow, blue, magenta, cyan, white, bright-NAME) or by\n"
 	      "; number (0-255); attributes bold, dim, underline, reverse, blink, italic.\n"
 	      "; Used when colour is on; without colour the roles are told apart by\n"
-	      "; attributes alone. task-0 ... task-15 colour the tasks of the graph (on a\n"
-	      "; terminal of 8 colours the defaults are the 6 colours and their bold).\n", out);
-	for (role = 0; role < NS_NR_ROLES; role++)
+	      "; attributes alone. Each role comes after what it colours.\n", out);
+	for (role = 0; role < NS_NR_ROLES; role++) {
+		char line[256];
+
+		if (role_help[role]) {
+			snprintf(line, sizeof(line), "%s%s: %s", ns_tui_role_names[role],
+				 role == NS_ROLE_TASK0 ? " to task-15" : "", role_help[role]);
+			print_comment(out, line);
+		}
 		print_role(out, role);
+	}
 }

@@ -44,6 +44,7 @@ enum ns_tui_prompt_kind {
 	NS_PROMPT_COMMAND,	/* : */
 	NS_PROMPT_SEARCH,	/* / */
 	NS_PROMPT_SEARCH_BACK,	/* ? */
+	NS_PROMPT_CONFIRM,	/* a y/n question (ns_tui_confirm()) */
 };
 
 #define NS_TUI_PROMPT_MAX	512
@@ -60,6 +61,9 @@ struct ns_tui_prompt {
 	int len, cur;			/* bytes, and the cursor's byte */
 	int hist;			/* history line shown, nr: the line being typed */
 	char typed[NS_TUI_PROMPT_MAX];	/* what was typed before browsing the history */
+	/* NS_PROMPT_CONFIRM: buf is the question; the next key answers it, y or n */
+	void (*answer)(struct ns_tui *t, int yes, const char *arg);
+	char arg[NS_TUI_PROMPT_MAX];
 };
 
 /* ---- pickers ------------------------------------------------------------------- */
@@ -174,6 +178,12 @@ int ns_tui_tasks_load(struct ns_tui *t);
 void ns_tui_prompt_open(struct ns_tui *t, int kind, const char *text);
 int ns_tui_prompt_key(struct ns_tui *t, int key);
 void ns_tui_draw_prompt(struct ns_tui *t);
+/*
+ * Ask a y/n question in the status line; the next key answers it: @answer
+ * gets 1 for y or Y, 0 for any other key, and @arg (copied).
+ */
+void ns_tui_confirm(struct ns_tui *t, void (*answer)(struct ns_tui *t, int yes, const char *arg),
+		    const char *arg, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Run one : command line (also what --keys and tests type). */
 void ns_tui_command(struct ns_tui *t, const char *line);
 void ns_tui_history_add(struct ns_tui_history *h, const char *line);

@@ -6,7 +6,9 @@
  * the "start fresh" key and the keys that size the graph pane. The files
  * themselves are src/session's; here a session becomes view and pane state
  * and back. Every problem ends in the status line as "FILE:LINE: message":
- * the first one, and how many more --check-config would list.
+ * the first one, and how many more --check-config would list. A save onto
+ * a file of ours asks "replace it? (y/n)" first; what is not ours the
+ * session layer refuses (savefile.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -228,23 +230,49 @@ static char *auto_path(const struct ns_tui *t)
 	return path;
 }
 
-static void save_session(struct ns_tui *t, const char *file)
+/*
+ * A save refused with -EEXIST is a file of ours: ask, and save again with
+ * NS_SAVE_REPLACE on y. The session layer refuses what is not ours.
+ */
+static void save_session_as(struct ns_tui *t, const char *file, unsigned flags);
+
+static void answer_session(struct ns_tui *t, int yes, const char *file)
+{
+	if (yes)
+		save_session_as(t, file, NS_SAVE_REPLACE);
+	else
+		ns_tui_message(t, "Session not saved: the file is kept");
+}
+
+static void save_session_as(struct ns_tui *t, const char *file, unsigned flags)
 {
 	char *path = *file ? expand(file) : auto_path(t), err[512];
+	struct ns_save how = { .flags = flags, .keep = t->setup ? t->setup->trace_id : NULL };
 	struct ns_session s;
+	int ret;
 
 	if (!path) {
 		ns_tui_message(t, "Usage: save-session FILE (no state directory for the default)");
 		return;
 	}
+	/* the trace's own session is replaced on exit anyway: no question for it */
+	if (!*file)
+		how.flags |= NS_SAVE_REPLACE;
 	if (ns_session_init(&s) || capture(t, &s))
 		ns_tui_message(t, "Out of memory");
-	else if (ns_session_save(&s, path, NULL, err, sizeof(err)))
+	else if ((ret = ns_session_save(&s, path, &how, err, sizeof(err))) == -EEXIST)
+		ns_tui_confirm(t, answer_session, file, "%s: replace it? (y/n)", err);
+	else if (ret)
 		ns_tui_message(t, "Session not saved: %s", err);
 	else
 		ns_tui_message(t, "Session saved to %s", path);
 	ns_session_free(&s);
 	free(path);
+}
+
+static void save_session(struct ns_tui *t, const char *file)
+{
+	save_session_as(t, file, 0);
 }
 
 static void load_session(struct ns_tui *t, const char *file)
@@ -272,9 +300,21 @@ static void load_session(struct ns_tui *t, const char *file)
 	free(path);
 }
 
-static void save_filters(struct ns_tui *t, const char *file)
+static void save_filters_as(struct ns_tui *t, const char *file, unsigned flags);
+
+static void answer_filters(struct ns_tui *t, int yes, const char *file)
 {
+	if (yes)
+		save_filters_as(t, file, NS_SAVE_REPLACE);
+	else
+		ns_tui_message(t, "Filters not saved: the file is kept");
+}
+
+static void save_filters_as(struct ns_tui *t, const char *file, unsigned flags)
+{
+	struct ns_save how = { .flags = flags, .keep = t->setup ? t->setup->trace_id : NULL };
 	char *path, err[512];
+	int ret;
 
 	if (!*file) {
 		ns_tui_message(t, "Usage: save-filters FILE");
@@ -283,12 +323,19 @@ static void save_filters(struct ns_tui *t, const char *file)
 	path = expand(file);
 	if (!path || !t->nw)
 		ns_tui_message(t, "Out of memory");
-	else if (ns_filters_save(t->nw->fs, path, NULL, err, sizeof(err)))
+	else if ((ret = ns_filters_save(t->nw->fs, path, &how, err, sizeof(err))) == -EEXIST)
+		ns_tui_confirm(t, answer_filters, file, "%s: replace it? (y/n)", err);
+	else if (ret)
 		ns_tui_message(t, "Filters not saved: %s", err);
 	else
 		ns_tui_message(t, "%d filters saved to %s", ns_filter_set_nr_entries(t->nw->fs),
 			       path);
 	free(path);
+}
+
+static void save_filters(struct ns_tui *t, const char *file)
+{
+	save_filters_as(t, file, 0);
 }
 
 static void load_filters(struct ns_tui *t, const char *file)

@@ -19,6 +19,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,21 @@ void ns_tui_prompt_open(struct ns_tui *t, int kind, const char *text)
 	p->hist = history_of(t)->nr;
 }
 
+void ns_tui_confirm(struct ns_tui *t, void (*answer)(struct ns_tui *t, int yes, const char *arg),
+		    const char *arg, const char *fmt, ...)
+{
+	struct ns_tui_prompt *p = &t->nw->prompt;
+	va_list ap;
+
+	ns_tui_prompt_open(t, NS_PROMPT_CONFIRM, "");
+	va_start(ap, fmt);
+	vsnprintf(p->buf, sizeof(p->buf), fmt, ap);
+	va_end(ap);
+	p->len = p->cur = (int)strlen(p->buf);
+	p->answer = answer;
+	snprintf(p->arg, sizeof(p->arg), "%s", arg);
+}
+
 static void set_line(struct ns_tui_prompt *p, const char *s)
 {
 	snprintf(p->buf, sizeof(p->buf), "%s", s);
@@ -117,6 +133,11 @@ int ns_tui_prompt_key(struct ns_tui *t, int key)
 	struct ns_tui_history *h = history_of(t);
 	int i;
 
+	if (p->kind == NS_PROMPT_CONFIRM) {
+		p->kind = NS_PROMPT_NONE;
+		p->answer(t, key == 'y' || key == 'Y', p->arg);
+		return 1;
+	}
 	switch (key) {
 	case 27:
 		p->kind = NS_PROMPT_NONE;
@@ -207,6 +228,13 @@ void ns_tui_draw_prompt(struct ns_tui *t)
 	struct ns_search_spec spec;
 	char right[128] = "", err[64];
 
+	if (p->kind == NS_PROMPT_CONFIRM) {
+		/* a long path loses its start, never the question at its end */
+		skip = p->len > cols - 1 ? p->len - (cols - 1) : 0;
+		ns_tui_fill(t->status, 0, 0, cols, attr);
+		ns_tui_put_text(t->status, &t->glyphs, 0, 0, cols - 1, p->buf, skip, attr | A_BOLD);
+		return;
+	}
 	if (p->kind == NS_PROMPT_COMMAND) {
 		snprintf(right, sizeof(right), " goto SECS | N | filter EXPR (F1) ");
 	} else if (!p->len) {

@@ -5,7 +5,9 @@
  * every action and colour role, and changes nothing; a key binding changes
  * what the key does in the key map the dispatcher uses and what the help
  * shows, takes the key away from the action that had it, and two lines that
- * want one key are reported.
+ * want one key are reported. The settings table drives the parser: each
+ * setting's default, each of its values, its alias, and the names an
+ * unknown one is told; --print-config prints each with what it takes.
  */
 #include <errno.h>
 
@@ -191,9 +193,82 @@ static void bindings(void)
 	free(km);
 }
 
+/* The parse of @text: the int of @set, and the messages in @d. */
+static int parsed(const char *text, const struct ns_config_setting *set, struct ns_diag *d)
+{
+	struct ns_config c;
+	int v;
+
+	ns_config_init(&c, &schema);
+	ns_config_parse(&c, &schema, "t.ini", text, strlen(text), d);
+	v = *(int *)((char *)&c + set->offset);
+	ns_config_free(&c);
+	return v;
+}
+
+static void settings_table(void)
+{
+	char text[512], value[64], syntax[128], *printed = NULL;
+	int i, k, bad = 0, nr_values = 0;
+	struct ns_diag d;
+	size_t len = 0;
+	FILE *m;
+
+	m = open_memstream(&printed, &len);
+	ns_tui_print_config(m);
+	fclose(m);
+	ns_diag_init(&d);
+	for (i = 0; i < ns_config_nr_settings; i++) {
+		const struct ns_config_setting *set = &ns_config_settings[i];
+		int values = set->type == NS_SETTING_CHOICE ? set->nr_choices : 2;
+
+		if (parsed("", set, &d) != set->dflt) {
+			printf("  %s: the default is not %d\n", set->name, set->dflt);
+			bad++;
+		}
+		for (k = 0; k < values; k++) {
+			int want = set->type == NS_SETTING_ROWS ? (k ? set->max : 0) :
+				   set->type == NS_SETTING_BOOL ? !k : k;
+
+			ns_config_setting_value(set, want, value, sizeof(value));
+			snprintf(text, sizeof(text), "[%s]\n%s = %s\n", set->section,
+				 k && set->alias ? set->alias : set->name, value);
+			if (parsed(text, set, &d) != want || d.nr) {
+				printf("  '%s' does not give %d%s%s\n", text, want,
+				       d.nr ? ": " : "", d.nr ? d.msg[0] : "");
+				bad++;
+				ns_diag_free(&d);
+			}
+			nr_values++;
+		}
+		ns_config_setting_syntax(set, syntax, sizeof(syntax));
+		ns_config_setting_value(set, set->dflt, value, sizeof(value));
+		snprintf(text, sizeof(text), "\n; %s = %s\n", set->name, syntax);
+		if (!strstr(printed, text)) {
+			printf("  --print-config lacks '%s'\n", text + 1);
+			bad++;
+		}
+		snprintf(text, sizeof(text), "\n;%s = %s\n", set->name, value);
+		if (!strstr(printed, text)) {
+			printf("  --print-config lacks '%s'\n", text + 1);
+			bad++;
+		}
+	}
+	CHECK(!bad && ns_config_nr_settings >= 6, "settings table: each of the %d settings has "
+	      "its default, parses each of its %d values (and an alias), and --print-config "
+	      "shows what it takes and its default", ns_config_nr_settings, nr_values);
+	parsed("[display]\ncolours = auto\n", &ns_config_settings[0], &d);
+	CHECK(d.nr == 1 && strstr(d.msg[0], "t.ini:2: unknown name 'colours' in [display] "
+	      "(time-format, glyphs, graph-rows, colour)"), "settings table: an unknown name "
+	      "is told the names of its section, from the table (%s)", d.nr ? d.msg[0] : "none");
+	ns_diag_free(&d);
+	free(printed);
+}
+
 int main(void)
 {
 	ns_tui_config_schema(&schema);
+	settings_table();
 	example();
 	bindings();
 	return check_failures ? 1 : 0;

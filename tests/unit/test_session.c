@@ -120,12 +120,15 @@ static void rich_filters(struct ns_filter_set *fs)
 	ns_filter_set_add_task_row(fs, 18);
 	ns_filter_set_hide_cpu(fs, 0, 1);
 	ns_filter_set_hide_cpu(fs, 63, 1);
-	/* every byte but NUL, in a search of the longest text the model keeps */
+	/*
+	 * every byte but NUL, in a search of the longest text the model keeps
+	 * (not a regex: one that does not compile is not restored)
+	 */
 	for (i = 0; i < NS_SEARCH_MAX_TEXT - 1; i++)
 		all_bytes[i] = (char)(i % 255 + 1);
 	memset(&spec, 0, sizeof(spec));
 	spec.column = NS_SEARCH_INFO;
-	spec.mode = NS_SEARCH_REGEX;
+	spec.mode = NS_SEARCH_NOT_CONTAINS;
 	spec.backward = 1;
 	spec.ignore_case = 1;
 	memcpy(spec.text, all_bytes, sizeof(spec.text));
@@ -345,6 +348,31 @@ static void paths(void)
 	free(p);
 }
 
+/* A saved search is kept when it compiles, and said and dropped when its regex does not. */
+static void search_regex(void)
+{
+	static const char good[] = "[search]\ntext = a[bc]+\nmode = regex\n";
+	static const char bad[] = "[search]\nmode = regex\ntext = a[bc\nignore-case = yes\n";
+	struct ns_search_spec spec;
+	struct ns_session s;
+	struct ns_diag d;
+
+	ns_diag_init(&d);
+	ns_session_init(&s);
+	ns_session_parse(&s, "good.ini", good, strlen(good), &d);
+	CHECK(!d.nr && (s.have & NS_SESS_SEARCH) && !ns_filter_set_search(s.filters, &spec) &&
+	      !strcmp(spec.text, "a[bc]+"), "search: a regex that compiles is restored");
+	ns_session_free(&s);
+	ns_session_init(&s);
+	ns_session_parse(&s, "bad.ini", bad, strlen(bad), &d);
+	CHECK(d.nr == 1 && strstr(d.msg[0], "bad.ini:3: text: the search is not restored: a[bc") &&
+	      !(s.have & NS_SESS_SEARCH) && ns_filter_set_search(s.filters, &spec),
+	      "search: a regex that does not compile is reported at its text line and not "
+	      "restored (%s)", d.nr ? d.msg[0] : "no message");
+	ns_session_free(&s);
+	ns_diag_free(&d);
+}
+
 int main(void)
 {
 	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
@@ -358,6 +386,7 @@ int main(void)
 		return 1;
 	}
 	round_trip(t, path);
+	search_regex();
 	filter_files(t);
 	paths();
 	ns_trace_close(t);
