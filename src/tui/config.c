@@ -16,7 +16,7 @@
 #include "tui-int.h"
 
 static const char *const action_names[NS_NR_ACTIONS] = {
-#define NS_TUI_ACTION_NAME(id, name, any, list, graph, hint, help) [NS_ACT_##id] = name,
+#define NS_TUI_ACTION_NAME(id, name, any, list, graph, hint, help, fn, arg) [NS_ACT_##id] = name,
 	NS_TUI_ACTIONS(NS_TUI_ACTION_NAME)
 #undef NS_TUI_ACTION_NAME
 };
@@ -338,7 +338,7 @@ static void print_role(FILE *out, int role)
 		fputs(words++ ? " on " : "on ", out);
 		print_colour(out, bg);
 	}
-	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(attrs); i++) {
 		if (a & attrs[i].a)
 			fprintf(out, " %s", attrs[i].name);
 	}

@@ -6,8 +6,9 @@
  * help is shown, the list's movement keys scroll it and anything else
  * closes it.
  */
-#include "tui-int.h"
-#include "narrow.h"
+#include "filtering.h"
+#include "picker.h"
+#include "prompt.h"
 
 #define NS_TUI_WHEEL_ROWS	3	/* list rows per wheel notch */
 
@@ -62,6 +63,41 @@ static void help_key(struct ns_tui *t, int key)
 		t->help_top = 0;
 }
 
+/* A key for a job under way, the prompt or a picker: 1 if taken. */
+static int overlay_key(struct ns_tui *t, int key)
+{
+	if (ns_tui_busy(t)) {
+		/* while a job runs only Esc (cancel) and q are heard */
+		if (key == 27)
+			ns_tui_cancel_job(t);
+		else if (key == 'q')
+			t->quit = 1;
+		return 1;
+	}
+	if (t->prompt && t->prompt->kind != NS_PROMPT_NONE)
+		return ns_tui_prompt_key(t, key);
+	if (t->picker && t->picker->kind != NS_PICK_NONE)
+		return ns_tui_picker_key(t, key);
+	return 0;
+}
+
+/* A prompt or a picker has the keyboard (the mouse is ignored meanwhile). */
+static int modal(const struct ns_tui *t)
+{
+	return (t->prompt && t->prompt->kind != NS_PROMPT_NONE) ||
+	       (t->picker && t->picker->kind != NS_PICK_NONE);
+}
+
+void ns_tui_draw_overlays(struct ns_tui *t)
+{
+	if (!t->flt || t->lay.too_small)
+		return;
+	if (ns_tui_busy(t))
+		ns_tui_draw_progress(t);
+	else if (t->prompt->kind != NS_PROMPT_NONE)
+		ns_tui_draw_prompt(t);
+}
+
 static void key(struct ns_tui *t, int key)
 {
 	enum ns_tui_action act;
@@ -72,7 +108,7 @@ static void key(struct ns_tui *t, int key)
 		return;
 	}
 	/* the prompt, a picker or a job under way take the key first */
-	if (ns_tui_narrow_key(t, key))
+	if (overlay_key(t, key))
 		return;
 	act = ns_tui_keymap_feed(&t->keymap,
 				 t->focus == NS_FOCUS_GRAPH ? NS_SCOPE_GRAPH : NS_SCOPE_LIST, key);
@@ -178,7 +214,7 @@ static void mouse(struct ns_tui *t, const struct ns_tui_input *in)
 			t->help_shown = 0;
 		return;
 	}
-	if (t->lay.too_small || ns_tui_modal(t) || ns_tui_busy(t))
+	if (t->lay.too_small || modal(t) || ns_tui_busy(t))
 		return;
 	switch (in->kind) {
 	case NS_IN_PRESS:

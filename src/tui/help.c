@@ -105,13 +105,20 @@ static void walk(struct help_pass *p)
 	size_t i;
 
 	ns_tui_walk_keymap(&p->t->keymap, emit, p);
-	for (i = 0; i < sizeof(help_tail) / sizeof(help_tail[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(help_tail); i++) {
 		const struct ns_tui_glyphs *g = &p->t->glyphs;
 
 		snprintf(buf, sizeof(buf), help_tail[i], (wint_t)g->events, (wint_t)g->running,
 			 (wint_t)g->idle, (wint_t)g->vline);
 		line(p, buf, 0, NS_ROLE_HELP);
 	}
+}
+
+/* help: the overlay, from its first line */
+void ns_tui_help_open(struct ns_tui *t, int unused)
+{
+	t->help_shown = 1;
+	t->help_top = 0;
 }
 
 int ns_tui_help_nr_lines(const struct ns_tui *t)

@@ -24,13 +24,6 @@
 
 #include "tui-int.h"
 
-const struct ns_tui_action_info ns_tui_actions[NS_NR_ACTIONS] = {
-#define NS_TUI_ACTION_INFO(id, n, any, list, graph, h, text) \
-	[NS_ACT_##id] = { .name = n, .keys = { any, list, graph }, .hint = h, .help = text },
-	NS_TUI_ACTIONS(NS_TUI_ACTION_INFO)
-#undef NS_TUI_ACTION_INFO
-};
-
 const char *const ns_tui_scope_title[NS_NR_SCOPES] = {
 	[NS_SCOPE_ANY] = "In both panes",
 	[NS_SCOPE_LIST] = "In the list (the focus at start)",
@@ -72,7 +65,7 @@ static int parse_name(const char *name, size_t len, struct ns_tui_input in[2],
 	buf[len] = '\0';
 	memset(in, 0, 2 * sizeof(*in));
 
-	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(key_names); i++) {
 		if (!strcasecmp(buf, key_names[i].name)) {
 			in[0].key = key_names[i].key;
 			return 1;
@@ -100,7 +93,7 @@ static int parse_name(const char *name, size_t len, struct ns_tui_input in[2],
 		in[0].y = b;
 		return 1;
 	}
-	for (i = 0; i < sizeof(mouse_names) / sizeof(mouse_names[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(mouse_names); i++) {
 		size_t nl = strlen(mouse_names[i].name);
 
 		if (nl != (size_t)(arg - buf) || strncasecmp(buf, mouse_names[i].name, nl))

@@ -20,49 +20,60 @@
 #include <string.h>
 #include <strings.h>
 
-#include "narrow.h"
+#include "filtering.h"
+#include "picker.h"
 
 static struct ns_tui_picker *picker_of(struct ns_tui *t)
 {
-	return &t->nw->pick;
+	return t->picker;
 }
 
 void ns_tui_picker_close(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
 
+	if (!p)
+		return;
 	free(p->items);
 	free(p->shown);
 	memset(p, 0, sizeof(*p));
 }
 
-static int push_item(struct ns_tui_picker *p, int *cap, const struct ns_tui_pick_item *it)
+static int push_item(struct ns_tui_picker *p, const struct ns_tui_pick_item *it)
 {
-	if (p->nr_items == *cap) {
-		int ncap = *cap ? *cap * 2 : 64;
-		struct ns_tui_pick_item *n = realloc(p->items, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->items = n;
-		*cap = ncap;
-	}
+	if (NS_GROW(p->items, p->cap, p->nr_items + 1))
+		return -ENOMEM;
 	p->items[p->nr_items++] = *it;
 	return 0;
 }
 
-static int load_tasks(struct ns_tui *t, int *cap)
+/* The task list, built on the first picker of tasks. */
+static int tasks_load(struct ns_tui *t)
+{
+	struct ns_tui_filtering *flt = t->flt;
+	int n;
+
+	if (flt->tasks)
+		return 0;
+	n = ns_task_list_build(t->trace, &flt->tasks);
+	if (n < 0)
+		return n;
+	flt->nr_tasks = n;
+	return 0;
+}
+
+static int load_tasks(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
-	int i, ret = ns_tui_tasks_load(t);
+	int i, ret = tasks_load(t);
 
-	for (i = 0; !ret && i < t->nw->nr_tasks; i++) {
-		const struct ns_task_info *ti = &t->nw->tasks[i];
+	for (i = 0; !ret && i < t->flt->nr_tasks; i++) {
+		const struct ns_task_info *ti = &t->flt->tasks[i];
 		struct ns_tui_pick_item it = { .kind = NS_FILTER_TASK, .value = ti->pid,
 					       .count = ti->nr_events, .ns = ti->cpu_ns };
 
 		snprintf(it.name, sizeof(it.name), "%s", ti->comm);
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	return ret;
 }
@@ -74,12 +85,13 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int load_events(struct ns_tui *t, int *cap)
+static int load_events(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
 	int nr_cpus = ns_trace_nr_cpus(t->trace), nt = ns_trace_nr_event_types(t->trace);
 	uint64_t *count = calloc(65536, sizeof(*count)), n, i;
-	int cpu, k, first, ret = 0;
+	int cpu, k, ret = 0;
+	size_t first;
 
 	if (!count)
 		return -ENOMEM;
@@ -98,7 +110,7 @@ static int load_events(struct ns_tui *t, int *cap)
 		snprintf(it.name, sizeof(it.name), "%s/%s", ns_trace_event_system(t->trace, type),
 			 ns_trace_event_name(t->trace, type));
 		it.count = count[type];
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	free(count);
 	if (ret)
@@ -106,7 +118,7 @@ static int load_events(struct ns_tui *t, int *cap)
 	qsort(p->items, p->nr_items, sizeof(*p->items), cmp_name);
 	/* a line per system, with the sum of its events; sorted before them below */
 	first = p->nr_items;
-	for (k = 0; k < first && !ret; k++) {
+	for (k = 0; k < (int)first && !ret; k++) {
 		struct ns_tui_pick_item it = { .kind = NS_FILTER_SYSTEM };
 		const char *slash = strchr(p->items[k].name, '/');
 
@@ -119,14 +131,14 @@ static int load_events(struct ns_tui *t, int *cap)
 			continue;
 		}
 		it.count = p->items[k].count;
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	/* "sched" sorts before "sched/sched_switch" */
 	qsort(p->items, p->nr_items, sizeof(*p->items), cmp_name);
 	return ret;
 }
 
-static int load_cpus(struct ns_tui *t, int *cap)
+static int load_cpus(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
 	int cpu, ret = 0;
@@ -136,25 +148,25 @@ static int load_cpus(struct ns_tui *t, int *cap)
 
 		it.count = ns_trace_cpu_nr_events(t->trace, cpu);
 		snprintf(it.name, sizeof(it.name), "CPU%d", cpu);
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	return ret;
 }
 
-static int load_filters(struct ns_tui *t, int *cap)
+static int load_filters(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
-	int n = ns_filter_set_nr_entries(t->nw->fs), i, ret = 0;
+	int n = ns_filter_set_nr_entries(t->flt->fs), i, ret = 0;
 	struct ns_filter_entry e;
 
 	p->nr_items = 0;
 	for (i = 0; i < n && !ret; i++) {
 		struct ns_tui_pick_item it = { .value = i };
 
-		ns_filter_set_entry(t->nw->fs, i, &e);
+		ns_filter_set_entry(t->flt->fs, i, &e);
 		it.kind = e.kind;
 		ns_tui_describe_entry(t, &e, it.name, sizeof(it.name));
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	return ret;
 }
@@ -194,7 +206,7 @@ static void narrow(struct ns_tui *t)
 	p->nr_shown = 0;
 	if (!p->shown)
 		return;
-	for (i = 0; i < p->nr_items; i++) {
+	for (i = 0; i < (int)p->nr_items; i++) {
 		const struct ns_tui_pick_item *it = &p->items[i];
 
 		snprintf(num, sizeof(num), "%d", it->value);
@@ -212,10 +224,10 @@ static void narrow(struct ns_tui *t)
 static int reload(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
-	int cap = p->nr_items, ret = 0;
+	int ret = 0;
 
 	if (p->kind == NS_PICK_FILTERS)
-		ret = load_filters(t, &cap);
+		ret = load_filters(t);
 	narrow(t);
 	return ret;
 }
@@ -223,19 +235,19 @@ static int reload(struct ns_tui *t)
 void ns_tui_picker_open(struct ns_tui *t, int kind)
 {
 	struct ns_tui_picker *p = picker_of(t);
-	int cap = 0, ret;
+	int ret;
 
 	ns_tui_picker_close(t);
 	p->kind = kind;
 	if (kind == NS_PICK_TASKS) {
 		p->sort = 2;	/* the busiest first */
-		ret = load_tasks(t, &cap);
+		ret = load_tasks(t);
 	} else if (kind == NS_PICK_EVENTS) {
-		ret = load_events(t, &cap);
+		ret = load_events(t);
 	} else if (kind == NS_PICK_CPUS) {
-		ret = load_cpus(t, &cap);
+		ret = load_cpus(t);
 	} else {
-		ret = load_filters(t, &cap);
+		ret = load_filters(t);
 	}
 	if (ret) {
 		ns_tui_picker_close(t);
@@ -248,11 +260,11 @@ void ns_tui_picker_open(struct ns_tui *t, int kind)
 /* The entry of @mode on the item, or -1. */
 static int entry_of(struct ns_tui *t, const struct ns_tui_pick_item *it, int mode)
 {
-	int n = ns_filter_set_nr_entries(t->nw->fs), i;
+	int n = ns_filter_set_nr_entries(t->flt->fs), i;
 	struct ns_filter_entry e;
 
 	for (i = 0; i < n; i++) {
-		ns_filter_set_entry(t->nw->fs, i, &e);
+		ns_filter_set_entry(t->flt->fs, i, &e);
 		if (e.kind != it->kind || e.mode != mode)
 			continue;
 		if (e.kind == NS_FILTER_TASK || e.kind == NS_FILTER_CPU ? e.value == it->value :
@@ -268,7 +280,7 @@ static void toggle_filter(struct ns_tui *t, const struct ns_tui_pick_item *it, i
 
 	if (i >= 0) {
 		ns_tui_filters_begin_change(t);
-		ns_filter_set_remove(t->nw->fs, i);
+		ns_filter_set_remove(t->flt->fs, i);
 		ns_tui_refilter(t);
 	} else {
 		ns_tui_add_filter(t, it->kind, mode, it->value,
@@ -288,7 +300,7 @@ static void act(struct ns_tui *t, int key)
 	if (p->kind == NS_PICK_FILTERS) {
 		if (key == '\n' || key == ('X' - 64) || key == KEY_DC) {
 			ns_tui_filters_begin_change(t);
-			ns_filter_set_remove(t->nw->fs, it->value);
+			ns_filter_set_remove(t->flt->fs, it->value);
 			ns_tui_refilter(t);
 			reload(t);
 		}
@@ -297,8 +309,8 @@ static void act(struct ns_tui *t, int key)
 	if (key == '\n' && p->kind == NS_PICK_TASKS) {
 		ns_tui_toggle_task_row(t, it->value);
 	} else if (key == '\n' && p->kind == NS_PICK_CPUS) {
-		ns_filter_set_hide_cpu(t->nw->fs, it->value,
-				       !ns_filter_set_cpu_hidden(t->nw->fs, it->value));
+		ns_filter_set_hide_cpu(t->flt->fs, it->value,
+				       !ns_filter_set_cpu_hidden(t->flt->fs, it->value));
 		ns_tui_refilter(t);
 	} else if (key == '\n' || key == ('O' - 64)) {
 		toggle_filter(t, it, NS_FILTER_SHOW);
@@ -342,7 +354,7 @@ int ns_tui_picker_key(struct ns_tui *t, int key)
 		narrow(t);
 		break;
 	case '\t':
-		ns_tui_narrow_action(t, NS_ACT_FILTER_WHERE);
+		ns_tui_cycle_where(t);
 		break;
 	case 'T' - 64:
 		if (p->kind == NS_PICK_TASKS) {
@@ -394,9 +406,9 @@ static void marks(struct ns_tui *t, const struct ns_tui_pick_item *it, char m[4]
 	struct ns_tui_picker *p = picker_of(t);
 
 	m[0] = ' ';
-	if (p->kind == NS_PICK_TASKS && ns_filter_set_has_task_row(t->nw->fs, it->value))
+	if (p->kind == NS_PICK_TASKS && ns_filter_set_has_task_row(t->flt->fs, it->value))
 		m[0] = 'R';
-	if (p->kind == NS_PICK_CPUS && !ns_filter_set_cpu_hidden(t->nw->fs, it->value))
+	if (p->kind == NS_PICK_CPUS && !ns_filter_set_cpu_hidden(t->flt->fs, it->value))
 		m[0] = 'R';
 	m[1] = entry_of(t, it, NS_FILTER_SHOW) >= 0 ? '+' : ' ';
 	m[2] = entry_of(t, it, NS_FILTER_HIDE) >= 0 ? '-' : ' ';
@@ -411,7 +423,7 @@ void ns_tui_draw_picker(struct ns_tui *t)
 	char line[256], m[4];
 	WINDOW *win;
 
-	if (!t->nw || p->kind == NS_PICK_NONE || t->lay.too_small)
+	if (!p || p->kind == NS_PICK_NONE || t->lay.too_small)
 		return;
 	if (w > 100)
 		w = 100;
@@ -429,7 +441,7 @@ void ns_tui_draw_picker(struct ns_tui *t)
 	for (y = 0; y < h; y++)
 		ns_tui_fill(win, y, 0, w, normal);
 	snprintf(line, sizeof(line), "%s: %d of %d; type to narrow: %s_", pick_title[p->kind],
-		 p->nr_shown, p->nr_items, p->narrow);
+		 p->nr_shown, (int)p->nr_items, p->narrow);
 	ns_tui_fill(win, 0, 0, w, title);
 	ns_tui_put_text(win, &t->glyphs, 0, 1, w - 2, line, 0, title);
 	if (p->kind == NS_PICK_TASKS)
@@ -437,7 +449,7 @@ void ns_tui_draw_picker(struct ns_tui *t)
 			 "COMM", "EVENTS", "CPU TIME (s)", sort_name[p->sort]);
 	else if (p->kind == NS_PICK_FILTERS)
 		snprintf(line, sizeof(line), "    new filters apply to the %s",
-			 ns_tui_where_name(t->nw->where));
+			 ns_tui_where_name(t->flt->where));
 	else
 		snprintf(line, sizeof(line), "    %-40s %10s", p->kind == NS_PICK_CPUS ? "CPU" :
 			 "SYSTEM/EVENT", "EVENTS");
@@ -469,7 +481,7 @@ void ns_tui_draw_picker(struct ns_tui *t)
 				p->kind == NS_PICK_FILTERS && !p->nr_items ? "(no filters)" :
 				"(nothing matches)", 0, normal);
 	snprintf(line, sizeof(line), "%s   (R: row shown, +: only, -: hidden; where: %s)",
-		 pick_keys[p->kind], ns_tui_where_name(t->nw->where));
+		 pick_keys[p->kind], ns_tui_where_name(t->flt->where));
 	ns_tui_fill(win, h - 1, 0, w, title);
 	ns_tui_put_text(win, &t->glyphs, h - 1, 1, w - 2, line, 0, title);
 	wnoutrefresh(win);

@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "narrow.h"
+#include "filtering.h"
+#include "picker.h"
+#include "prompt.h"
 
 void ns_tui_history_add(struct ns_tui_history *h, const char *line)
 {
@@ -60,17 +62,34 @@ void ns_tui_history_free(struct ns_tui_history *h)
 	h->nr = 0;
 }
 
+void ns_tui_prompt_free(struct ns_tui *t)
+{
+	if (!t->prompt)
+		return;
+	ns_tui_history_free(&t->prompt->history[0]);
+	ns_tui_history_free(&t->prompt->history[1]);
+	free(t->prompt);
+	t->prompt = NULL;
+}
+
+/* search, search-backward, command: open the prompt of @kind (enum ns_tui_prompt_kind) */
+void ns_tui_act_prompt(struct ns_tui *t, int kind)
+{
+	ns_tui_prompt_open(t, kind, "");
+}
+
 static struct ns_tui_history *history_of(struct ns_tui *t)
 {
-	return &t->nw->history[t->nw->prompt.kind == NS_PROMPT_COMMAND ? 0 : 1];
+	return &t->prompt->history[t->prompt->kind == NS_PROMPT_COMMAND ? 0 : 1];
 }
 
 void ns_tui_prompt_open(struct ns_tui *t, int kind, const char *text)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	struct ns_tui_prompt *p = t->prompt;
 
-	memset(p, 0, sizeof(*p));
 	p->kind = kind;
+	p->hist = 0;
+	p->typed[0] = '\0';
 	snprintf(p->buf, sizeof(p->buf), "%s", text);
 	p->len = p->cur = (int)strlen(p->buf);
 	p->hist = history_of(t)->nr;
@@ -84,7 +103,7 @@ static void set_line(struct ns_tui_prompt *p, const char *s)
 
 static void run_line(struct ns_tui *t)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	struct ns_tui_prompt *p = t->prompt;
 	struct ns_search_spec spec = { 0 };
 	char line[NS_TUI_PROMPT_MAX], err[256];
 	int kind = p->kind;
@@ -98,11 +117,11 @@ static void run_line(struct ns_tui *t)
 	}
 	if (!*line) {
 		/* an empty search repeats the last one, in the new direction, as in vim */
-		if (!t->nw->search) {
+		if (!t->flt->search) {
 			ns_tui_message(t, "No previous search");
 			return;
 		}
-		spec = *ns_search_spec(t->nw->search);
+		spec = *ns_search_spec(t->flt->search);
 	} else if (ns_search_parse(line, &spec, err, sizeof(err))) {
 		ns_tui_message(t, "%s", err);
 		return;
@@ -113,7 +132,7 @@ static void run_line(struct ns_tui *t)
 
 int ns_tui_prompt_key(struct ns_tui *t, int key)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	struct ns_tui_prompt *p = t->prompt;
 	struct ns_tui_history *h = history_of(t);
 	int i;
 
@@ -199,7 +218,7 @@ int ns_tui_prompt_key(struct ns_tui *t, int key)
 
 void ns_tui_draw_prompt(struct ns_tui *t)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	struct ns_tui_prompt *p = t->prompt;
 	static const char lead[] = { [NS_PROMPT_COMMAND] = ':', [NS_PROMPT_SEARCH] = '/',
 				     [NS_PROMPT_SEARCH_BACK] = '?' };
 	attr_t attr = t->theme.attr[NS_ROLE_NORMAL];
@@ -287,7 +306,7 @@ static int full_event_name(struct ns_tui *t, const char *name, char *buf, size_t
 static void show_hide(struct ns_tui *t, int mode, char *rest)
 {
 	char *kind = word(&rest), *what = word(&rest), *where_w = word(&rest), name[256], err[128];
-	struct ns_filter_entry e = { .mode = mode, .where = t->nw->where };
+	struct ns_filter_entry e = { .mode = mode, .where = t->flt->where };
 	int *vals = NULL, n, i, ret = 0;
 
 	if (*where_w && (e.where = parse_where(where_w)) < 0) {
@@ -307,10 +326,10 @@ static void show_hide(struct ns_tui *t, int mode, char *rest)
 			return;
 		}
 		e.name = name;
-		ret = ns_filter_set_add(t->nw->fs, &e);
+		ret = ns_filter_set_add(t->flt->fs, &e);
 	} else if (e.kind == NS_FILTER_SYSTEM) {
 		e.name = what;
-		ret = ns_filter_set_add(t->nw->fs, &e);
+		ret = ns_filter_set_add(t->flt->fs, &e);
 	} else {
 		/* tasks by pid or by name, CPUs by list */
 		if (e.kind == NS_FILTER_TASK && !isdigit((unsigned char)what[0]))
@@ -324,7 +343,7 @@ static void show_hide(struct ns_tui *t, int mode, char *rest)
 		}
 		for (i = 0; i < n && !ret; i++) {
 			e.value = vals[i];
-			ret = ns_filter_set_add(t->nw->fs, &e);
+			ret = ns_filter_set_add(t->flt->fs, &e);
 		}
 		free(vals);
 	}
@@ -358,7 +377,7 @@ static void filter_cmd(struct ns_tui *t, char *rest)
 	}
 	e.name = rest;
 	ns_tui_filters_begin_change(t);
-	if (ns_filter_set_add(t->nw->fs, &e)) {
+	if (ns_filter_set_add(t->flt->fs, &e)) {
 		ns_tui_message(t, "Out of memory");
 		return;
 	}
@@ -379,7 +398,7 @@ static void cli_cmd(struct ns_tui *t, int kind, char *rest)
 		return;
 	}
 	ns_tui_filters_begin_change(t);
-	ret = ns_filter_args_apply(&a, t->trace, t->nw->fs, 1, err, sizeof(err));
+	ret = ns_filter_args_apply(&a, t->trace, t->flt->fs, 1, err, sizeof(err));
 	ns_filter_args_free(&a);
 	if (ret)
 		ns_tui_message(t, "%s", err);
@@ -393,7 +412,7 @@ static void cpurows_cmd(struct ns_tui *t, char *rest)
 
 	if (!strcmp(rest, "all")) {
 		for (cpu = 0; cpu < nr_cpus; cpu++)
-			ns_filter_set_hide_cpu(t->nw->fs, cpu, 0);
+			ns_filter_set_hide_cpu(t->flt->fs, cpu, 0);
 	} else {
 		n = ns_filter_parse_list(rest, &vals, err, sizeof(err));
 		if (n < 0) {
@@ -405,7 +424,7 @@ static void cpurows_cmd(struct ns_tui *t, char *rest)
 
 			for (i = 0; i < n; i++)
 				keep |= vals[i] == cpu;
-			ns_filter_set_hide_cpu(t->nw->fs, cpu, !keep);
+			ns_filter_set_hide_cpu(t->flt->fs, cpu, !keep);
 		}
 		free(vals);
 	}
@@ -473,10 +492,10 @@ void ns_tui_command(struct ns_tui *t, const char *line)
 			ns_tui_message(t, "Usage: where graph|list|both");
 			return;
 		}
-		t->nw->where = where;
+		t->flt->where = where;
 		ns_tui_message(t, "New filters apply to the %s", ns_tui_where_name(where));
 	} else if (!strcmp(cmd, "help")) {
-		ns_tui_run_action(t, NS_ACT_HELP);
+		ns_tui_help_open(t, 0);
 	} else if (!strcmp(cmd, "q") || !strcmp(cmd, "quit")) {
 		t->quit = 1;
 	} else if (ns_tui_persist_command(t, cmd, rest)) {

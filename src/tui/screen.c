@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 #include "tui-int.h"
-#include "narrow.h"
+#include "filtering.h"
+#include "picker.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -120,7 +121,7 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 		return ret;
 	}
 	t->view_ready = 1;
-	ret = ns_tui_narrow_open(t, setup);
+	ret = ns_tui_parts_open(t, setup);
 	if (ret) {
 		snprintf(err, err_len, "%s", strerror(-ret));
 		return ret;
@@ -138,7 +139,7 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 
 void ns_tui_close(struct ns_tui *t)
 {
-	ns_tui_narrow_close(t);
+	ns_tui_parts_close(t);
 	ns_tui_free_windows(t);
 	if (t->view_ready)
 		ns_view_free(&t->view);

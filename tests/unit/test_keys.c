@@ -123,10 +123,46 @@ static void check_dispatch(void)
 	      "keys: an unbound key does nothing");
 }
 
+/* Every action has its handler in the table, and the dispatch runs it. */
+static void check_handlers(void)
+{
+	static struct ns_tui t;
+	int act, j, missing = 0, same = 0;
+
+	for (act = 0; act < NS_NR_ACTIONS; act++) {
+		if (!ns_tui_actions[act].run) {
+			printf("  no handler: %s\n", ns_tui_actions[act].name);
+			missing++;
+		}
+		/* two actions may share a handler, not what it is given */
+		for (j = act + 1; j < NS_NR_ACTIONS; j++) {
+			if (ns_tui_actions[j].run == ns_tui_actions[act].run &&
+			    ns_tui_actions[j].arg == ns_tui_actions[act].arg) {
+				printf("  same handler and arg: %s, %s\n", ns_tui_actions[act].name,
+				       ns_tui_actions[j].name);
+				same++;
+			}
+		}
+	}
+	CHECK(missing == 0, "actions: every action of the table has a handler");
+	CHECK(same == 0, "actions: no two actions run the same handler with the same arg");
+	/* handlers that touch nothing but the screen state run on a bare one */
+	ns_tui_run_action(&t, NS_ACT_QUIT);
+	CHECK(t.quit == 1, "actions: quit runs through the table");
+	t.view.graph_follows = 0;
+	ns_tui_run_action(&t, NS_ACT_TOGGLE_FOLLOW);
+	CHECK(t.view.graph_follows == 1, "actions: toggle-follow runs through the table");
+	t.quit = 0;
+	ns_tui_run_action(&t, NS_ACT_NONE);
+	ns_tui_run_action(&t, NS_NR_ACTIONS);
+	CHECK(t.quit == 0 && t.view.graph_follows == 1, "actions: NONE and out of range do nothing");
+}
+
 int main(void)
 {
 	check_table();
 	check_syntax();
 	check_dispatch();
+	check_handlers();
 	return check_failures ? 1 : 0;
 }
