@@ -3,13 +3,15 @@
  * The help overlay: every key of the action table, pane by pane, drawn
  * over the graph, bar and list (the status line stays). Its lines come
  * from the same walk over actions.h as the man page's KEYS section, then
- * what the mouse does and what the glyphs mean. Help texts longer than the
- * screen is wide are wrapped under their own column.
+ * what the mouse does and what the glyphs mean, then the : commands from
+ * their table (commands.c). Help texts longer than the screen is wide are
+ * wrapped under their own column.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "tui-int.h"
+#include "prompt.h"
 
 #define NS_TUI_HELP_KEYS_W	26	/* the keys' column */
 
@@ -28,14 +30,9 @@ static const char *const help_tail[] = {
 	"  /COLUMN OP TEXT, no blanks: COLUMN task pid cpu event info any,",
 	"                OP : contains  = is  ! does not contain  ~ regex (grep -E)",
 	"  Examples      /task=gzip  /pid=1234  /info~prev_state=D  /event!sched",
-	"",
-	"Commands (: then Enter; Up/Down: history)",
-	"  goto SECS     the first event at or after SECS (10172.572790)",
-	"  N             event number N",
-	"  filter [-v] [-g|-l] EXPR   as trace-cmd report -F (and -v); -g/-l: graph/list",
-	"  show|hide task|event|system|cpu WHAT [graph|list|both]",
-	"  cpu LIST, pid LIST, task NAME   as --cpu, --pid, --task;  cpurows LIST|all",
-	"  tasks, events, cpus, filters    the pickers;  clear  (all filters);  where",
+};
+
+static const char *const help_pickers[] = {
 	"",
 	"Pickers: type to narrow, Enter (row or only), C-o only, C-x hide, Tab where,",
 	"  C-t sort (tasks), Esc closes",
@@ -59,7 +56,7 @@ static void line(struct help_pass *p, const char *text, int indent, int role)
 	p->line++;
 }
 
-/* The keys, then the help wrapped at the width beside them. */
+/* The keys, then the help wrapped at the width beside them (below keys too wide). */
 static void entry(struct help_pass *p, const char *keys, const char *help)
 {
 	int text_w = p->width - NS_TUI_HELP_KEYS_W - 2, first = 1;
@@ -67,6 +64,12 @@ static void entry(struct help_pass *p, const char *keys, const char *help)
 
 	if (text_w < 20)
 		text_w = 20;
+	if ((int)strlen(keys) >= NS_TUI_HELP_KEYS_W) {
+		snprintf(buf, sizeof(buf), "  %s", keys);
+		line(p, buf, 0, NS_ROLE_HELP);
+		first = 0;
+		keys = "";
+	}
 	while (*help || first) {
 		int n = (int)strlen(help), cut = n;
 
@@ -112,6 +115,18 @@ static void walk(struct help_pass *p)
 			 (wint_t)g->idle, (wint_t)g->vline);
 		line(p, buf, 0, NS_ROLE_HELP);
 	}
+	line(p, "", 0, NS_ROLE_HELP);
+	line(p, "Commands (: then Enter; Up/Down: history; Tab completes a name)", 0,
+	     NS_ROLE_HELP_TITLE);
+	for (i = 0; i < (size_t)ns_tui_nr_commands; i++) {
+		const struct ns_tui_command *c = &ns_tui_commands[i];
+
+		snprintf(buf, sizeof(buf), "%s%s%s%s%s", c->name, c->alias ? "|" : "",
+			 c->alias ? c->alias : "", c->args[0] ? " " : "", c->args);
+		entry(p, buf, c->help);
+	}
+	for (i = 0; i < NS_ARRAY_SIZE(help_pickers); i++)
+		line(p, help_pickers[i], 0, NS_ROLE_HELP);
 }
 
 /* help: the overlay, from its first line */

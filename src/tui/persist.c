@@ -324,28 +324,25 @@ static void load_filters(struct ns_tui *t, const char *file)
 	free(path);
 }
 
-/**
- * ns_tui_persist_command - the : commands of sessions and filter files
- * @cmd: the command's name; @arg: the rest of the line (a file name)
- * Returns 1 when @cmd is one of them, 0 otherwise.
- */
-int ns_tui_persist_command(struct ns_tui *t, const char *cmd, const char *arg)
+/* The command table's entries (commands.c): @file is the rest of the line. */
+void ns_tui_cmd_save_session(struct ns_tui *t, char *file, int unused)
 {
-	while (*arg == ' ')
-		arg++;
-	if (!strcmp(cmd, "save-session"))
-		save_session(t, arg);
-	else if (!strcmp(cmd, "load-session"))
-		load_session(t, arg);
-	else if (!strcmp(cmd, "save-filters"))
-		save_filters(t, arg);
-	else if (!strcmp(cmd, "load-filters"))
-		load_filters(t, arg);
-	else if (!strcmp(cmd, "fresh"))
-		ns_tui_fresh_start(t, 0);
-	else
-		return 0;
-	return 1;
+	save_session(t, file);
+}
+
+void ns_tui_cmd_load_session(struct ns_tui *t, char *file, int unused)
+{
+	load_session(t, file);
+}
+
+void ns_tui_cmd_save_filters(struct ns_tui *t, char *file, int unused)
+{
+	save_filters(t, file);
+}
+
+void ns_tui_cmd_load_filters(struct ns_tui *t, char *file, int unused)
+{
+	load_filters(t, file);
 }
 
 /* fresh-start: the view, panes and filters of a first opening, without the session. */

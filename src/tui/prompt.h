@@ -2,7 +2,7 @@
 /*
  * Private to src/tui: the prompt of / ? and : in the status line, its line
  * editor and its two histories (commands, searches), and the : commands it
- * runs (prompt.c, commands.c).
+ * runs (prompt.c; the commands' table is commands.c).
  */
 #ifndef NS_TUI_PROMPT_H
 #define NS_TUI_PROMPT_H
@@ -30,6 +30,7 @@ struct ns_tui_prompt {
 	int len, cur;			/* bytes, and the cursor's byte */
 	int hist;			/* history line shown, nr: the line being typed */
 	char typed[NS_TUI_PROMPT_MAX];	/* what was typed before browsing the history */
+	char matches[96];		/* the commands Tab found, until the next key */
 	struct ns_tui_history history[2];	/* 0: commands, 1: searches */
 };
 
@@ -37,8 +38,23 @@ void ns_tui_prompt_open(struct ns_tui *t, int kind, const char *text);
 void ns_tui_prompt_free(struct ns_tui *t);
 int ns_tui_prompt_key(struct ns_tui *t, int key);
 void ns_tui_draw_prompt(struct ns_tui *t);
+/* commands.c: the : commands */
+struct ns_tui_command {
+	const char *name;
+	const char *alias;	/* a short form ("g"), or NULL */
+	const char *args;	/* their synopsis ("[FILE]"), "" for none */
+	const char *help;	/* one line for the help and the man page */
+	void (*run)(struct ns_tui *t, char *args, int arg);
+	int arg;
+};
+
+extern const struct ns_tui_command ns_tui_commands[];
+extern const int ns_tui_nr_commands;
+
 /* Run one : command line (also what --keys and tests type). */
 void ns_tui_command(struct ns_tui *t, const char *line);
+int ns_tui_complete_command(const char *prefix, char *out, size_t len, char *matches,
+			    size_t matches_len);
 void ns_tui_history_add(struct ns_tui_history *h, const char *line);
 void ns_tui_history_free(struct ns_tui_history *h);
 

@@ -346,6 +346,10 @@ int ns_tui_check_binding(const char *keys, char *err, size_t err_len);
 /* persist.c: sessions on the screen, and back */
 void ns_tui_persist_start(struct ns_tui *t, const struct ns_tui_setup *setup);
 void ns_tui_persist_exit(struct ns_tui *t);
-int ns_tui_persist_command(struct ns_tui *t, const char *cmd, const char *arg);
+/* the commands of sessions and filter files (the command table's handlers) */
+void ns_tui_cmd_save_session(struct ns_tui *t, char *file, int unused);
+void ns_tui_cmd_load_session(struct ns_tui *t, char *file, int unused);
+void ns_tui_cmd_save_filters(struct ns_tui *t, char *file, int unused);
+void ns_tui_cmd_load_filters(struct ns_tui *t, char *file, int unused);
 
 #endif
