@@ -137,7 +137,7 @@ void ns_tui_draw_status(struct ns_tui *t)
 		rw = 0;
 
 	n = snprintf(left, sizeof(left), "[%s] ", t->focus == NS_FOCUS_GRAPH ? "graph" : "list");
-	if (t->help_shown) {
+	if (ns_tui_help_shown(t)) {
 		snprintf(left + n, sizeof(left) - n,
 			 "help: j/k PgUp/PgDn scroll, any other key closes");
 	} else if (t->message[0]) {

@@ -78,7 +78,5 @@ void ns_tui_work(struct ns_tui *t);
 void ns_tui_cancel_job(struct ns_tui *t);
 /* Stop the job under way without a word (the set it was for is gone). */
 void ns_tui_end_job(struct ns_tui *t);
-/* The progress of the job under way, over the status line. */
-void ns_tui_draw_progress(struct ns_tui *t);
 
 #endif

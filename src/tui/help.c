@@ -5,7 +5,8 @@
  * from the same walk over actions.h as the man page's KEYS section, then
  * what the mouse does and what the glyphs mean, then the : commands from
  * their table (commands.c). Help texts longer than the screen is wide are
- * wrapped under their own column.
+ * wrapped under their own column. It is a modal layer (layers.c): the
+ * list's movement keys scroll it, anything else closes it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -129,13 +130,6 @@ static void walk(struct help_pass *p)
 		line(p, help_pickers[i], 0, NS_ROLE_HELP);
 }
 
-/* help: the overlay, from its first line */
-void ns_tui_help_open(struct ns_tui *t, int unused)
-{
-	t->help_shown = 1;
-	t->help_top = 0;
-}
-
 int ns_tui_help_nr_lines(const struct ns_tui *t)
 {
 	struct help_pass p = { .t = t, .width = t->lay.cols };
@@ -144,18 +138,19 @@ int ns_tui_help_nr_lines(const struct ns_tui *t)
 	return p.line;
 }
 
-int ns_tui_help_rows(const struct ns_tui *t)
+/* The help's body has this many rows on the current screen. */
+static int help_rows(const struct ns_tui *t)
 {
 	return t->lay.rows - 2;	/* all but the title and the status line */
 }
 
-void ns_tui_draw_help(struct ns_tui *t)
+static void draw(struct ns_tui *t, void *unused)
 {
 	struct help_pass p = { .t = t, .width = t->lay.cols, .top = t->help_top };
 	int nr_lines = ns_tui_help_nr_lines(t), last;
 	char title[128];
 
-	p.rows = ns_tui_help_rows(t);
+	p.rows = help_rows(t);
 	last = t->help_top + p.rows < nr_lines ? t->help_top + p.rows : nr_lines;
 	p.win = newwin(t->lay.rows - 1, t->lay.cols, 0, 0);
 	if (!p.win)
@@ -168,4 +163,74 @@ void ns_tui_draw_help(struct ns_tui *t)
 	walk(&p);
 	wnoutrefresh(p.win);
 	delwin(p.win);
+}
+
+static const struct ns_tui_layer_ops help_layer;
+
+static int key(struct ns_tui *t, void *unused, int key)
+{
+	int rows = help_rows(t), last = ns_tui_help_nr_lines(t) - rows;
+	enum ns_tui_action act = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_LIST, key);
+
+	if (act == NS_ACT_NONE && t->keymap.nr_pending)
+		return 1;
+	switch (act) {
+	case NS_ACT_MOVE_UP:
+		t->help_top--;
+		break;
+	case NS_ACT_MOVE_DOWN:
+		t->help_top++;
+		break;
+	case NS_ACT_PAGE_UP:
+		t->help_top -= rows;
+		break;
+	case NS_ACT_PAGE_DOWN:
+		t->help_top += rows;
+		break;
+	case NS_ACT_MOVE_FIRST:
+		t->help_top = 0;
+		break;
+	case NS_ACT_MOVE_LAST:
+		t->help_top = last;
+		break;
+	default:
+		ns_tui_layer_pop(t, &help_layer);
+		return 1;
+	}
+	if (t->help_top > last)
+		t->help_top = last;
+	if (t->help_top < 0)
+		t->help_top = 0;
+	return 1;
+}
+
+/* The wheel scrolls, a click closes. */
+static int mouse(struct ns_tui *t, void *state, const struct ns_tui_input *in)
+{
+	if (in->kind == NS_IN_WHEEL_UP || in->kind == NS_IN_WHEEL_DOWN)
+		key(t, state, in->kind == NS_IN_WHEEL_UP ? KEY_UP : KEY_DOWN);
+	else if (in->kind == NS_IN_PRESS)
+		ns_tui_layer_pop(t, &help_layer);
+	return 1;
+}
+
+static const struct ns_tui_layer_ops help_layer = {
+	.name = "help",
+	.modal = 1,
+	.key = key,
+	.mouse = mouse,
+	.draw = draw,
+};
+
+/* help: the overlay, from its first line */
+void ns_tui_help_open(struct ns_tui *t, int unused)
+{
+	t->help_top = 0;
+	if (ns_tui_layer_push(t, &help_layer, NULL))
+		ns_tui_message(t, "Too many overlays open");
+}
+
+int ns_tui_help_shown(const struct ns_tui *t)
+{
+	return ns_tui_layer_shown(t, &help_layer);
 }

@@ -6,7 +6,8 @@
  * over the status line and Esc cancels: a cancelled filter pass puts the
  * set back as it was. Under --snapshot a job runs to its end at once, so
  * that screens are exact. A search starts from the selection, in the
- * visibility of the list, and selects what it finds.
+ * visibility of the list, and selects what it finds. A job under way is a
+ * modal layer (layers.c): only Esc (cancel) and q are heard meanwhile.
  */
 #include <errno.h>
 #include <string.h>
@@ -22,10 +23,21 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static const struct ns_tui_layer_ops job_layer;
+
+/* The job's layer over the others, once flt->job says what it is. */
+static void begin_job(struct ns_tui *t, int job)
+{
+	t->flt->job = job;
+	/* no room for its layer: it still runs, only without its progress */
+	ns_tui_layer_push(t, &job_layer, t->flt);
+}
+
 void ns_tui_end_job(struct ns_tui *t)
 {
 	struct ns_tui_filtering *flt = t->flt;
 
+	ns_tui_layer_pop(t, &job_layer);
 	ns_filter_pass_free(flt->pass);
 	flt->pass = NULL;
 	ns_search_job_free(flt->sjob);
@@ -80,8 +92,8 @@ void ns_tui_start_filter_pass(struct ns_tui *t)
 		finish_filter(t, NULL);
 		return;
 	}
-	flt->job = NS_JOB_FILTER;
 	snprintf(flt->job_what, sizeof(flt->job_what), "Filtering");
+	begin_job(t, NS_JOB_FILTER);
 	ns_tui_work(t);
 }
 
@@ -122,7 +134,7 @@ static void search_from_selection(struct ns_tui *t, int backward)
 	ns_search_format(ns_search_spec(flt->search), what, sizeof(what));
 	snprintf(flt->job_what, sizeof(flt->job_what), "Searching %s for %.120s",
 		 backward ? "backward" : "forward", what);
-	flt->job = NS_JOB_SEARCH;
+	begin_job(t, NS_JOB_SEARCH);
 	ns_tui_work(t);
 }
 
@@ -211,7 +223,8 @@ void ns_tui_cancel_job(struct ns_tui *t)
 	}
 }
 
-void ns_tui_draw_progress(struct ns_tui *t)
+/* The progress of the job under way, over the status line. */
+static void draw_progress(struct ns_tui *t, void *state)
 {
 	struct ns_tui_filtering *flt = t->flt;
 	uint64_t done = 0, total = 0;
@@ -226,4 +239,22 @@ void ns_tui_draw_progress(struct ns_tui *t)
 	ns_tui_fill(t->status, 0, 0, t->lay.cols, t->theme.attr[NS_ROLE_STATUS]);
 	ns_tui_put_text(t->status, &t->glyphs, 0, 0, t->lay.cols, line, 0,
 			t->theme.attr[NS_ROLE_STATUS]);
+	wnoutrefresh(t->status);
 }
+
+/* While a job runs only Esc (cancel) and q are heard. */
+static int job_key(struct ns_tui *t, void *state, int key)
+{
+	if (key == 27)
+		ns_tui_cancel_job(t);
+	else if (key == 'q')
+		t->quit = 1;
+	return 1;
+}
+
+static const struct ns_tui_layer_ops job_layer = {
+	.name = "job",
+	.modal = 1,
+	.key = job_key,
+	.draw = draw_progress,
+};

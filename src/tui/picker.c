@@ -28,15 +28,21 @@ static struct ns_tui_picker *picker_of(struct ns_tui *t)
 	return t->picker;
 }
 
-void ns_tui_picker_close(struct ns_tui *t)
-{
-	struct ns_tui_picker *p = picker_of(t);
+static const struct ns_tui_layer_ops picker_layer;
 
-	if (!p)
-		return;
+/* Out of the stack: its lists go (the close op). */
+static void reset(struct ns_tui *t, void *state)
+{
+	struct ns_tui_picker *p = state;
+
 	free(p->items);
 	free(p->shown);
 	memset(p, 0, sizeof(*p));
+}
+
+void ns_tui_picker_close(struct ns_tui *t)
+{
+	ns_tui_layer_pop(t, &picker_layer);
 }
 
 static int push_item(struct ns_tui_picker *p, const struct ns_tui_pick_item *it)
@@ -250,11 +256,15 @@ void ns_tui_picker_open(struct ns_tui *t, int kind)
 		ret = load_filters(t);
 	}
 	if (ret) {
-		ns_tui_picker_close(t);
+		reset(t, p);
 		ns_tui_message(t, "Out of memory");
 		return;
 	}
 	narrow(t);
+	if (ns_tui_layer_push(t, &picker_layer, p)) {
+		reset(t, p);
+		ns_tui_message(t, "Too many overlays open");
+	}
 }
 
 /* The entry of @mode on the item, or -1. */
@@ -319,7 +329,7 @@ static void act(struct ns_tui *t, int key)
 	}
 }
 
-int ns_tui_picker_key(struct ns_tui *t, int key)
+static int key(struct ns_tui *t, void *state, int key)
 {
 	struct ns_tui_picker *p = picker_of(t);
 	int rows = t->lay.rows - 8, len = (int)strlen(p->narrow);
@@ -415,7 +425,7 @@ static void marks(struct ns_tui *t, const struct ns_tui_pick_item *it, char m[4]
 	m[3] = '\0';
 }
 
-void ns_tui_draw_picker(struct ns_tui *t)
+static void draw(struct ns_tui *t, void *state)
 {
 	struct ns_tui_picker *p = picker_of(t);
 	int w = t->lay.cols - 4, h = t->lay.rows - 3, rows, i, y;
@@ -487,3 +497,12 @@ void ns_tui_draw_picker(struct ns_tui *t)
 	wnoutrefresh(win);
 	delwin(win);
 }
+
+/* Modal: typing narrows the list, so every key is the picker's. */
+static const struct ns_tui_layer_ops picker_layer = {
+	.name = "picker",
+	.modal = 1,
+	.key = key,
+	.draw = draw,
+	.close = reset,
+};

@@ -40,8 +40,7 @@ struct ns_tui_picker {
 
 /* Open the picker of @kind (enum ns_tui_picker_kind); the handler of pick-*. */
 void ns_tui_picker_open(struct ns_tui *t, int kind);
+/* Close the picker (a modal layer, layers.c). */
 void ns_tui_picker_close(struct ns_tui *t);
-int ns_tui_picker_key(struct ns_tui *t, int key);
-void ns_tui_draw_picker(struct ns_tui *t);
 
 #endif

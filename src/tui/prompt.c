@@ -70,6 +70,8 @@ void ns_tui_act_prompt(struct ns_tui *t, int kind)
 	ns_tui_prompt_open(t, kind, "");
 }
 
+static const struct ns_tui_layer_ops prompt_layer;
+
 static struct ns_tui_history *history_of(struct ns_tui *t)
 {
 	return &t->prompt->history[t->prompt->kind == NS_PROMPT_COMMAND ? 0 : 1];
@@ -86,6 +88,10 @@ void ns_tui_prompt_open(struct ns_tui *t, int kind, const char *text)
 	snprintf(p->buf, sizeof(p->buf), "%s", text);
 	p->len = p->cur = (int)strlen(p->buf);
 	p->hist = history_of(t)->nr;
+	if (ns_tui_layer_push(t, &prompt_layer, p)) {
+		p->kind = NS_PROMPT_NONE;
+		ns_tui_message(t, "Too many overlays open");
+	}
 }
 
 static void set_line(struct ns_tui_prompt *p, const char *s)
@@ -103,7 +109,7 @@ static void run_line(struct ns_tui *t)
 
 	snprintf(line, sizeof(line), "%s", p->buf);
 	ns_tui_history_add(history_of(t), line);
-	p->kind = NS_PROMPT_NONE;
+	ns_tui_layer_pop(t, &prompt_layer);
 	if (kind == NS_PROMPT_COMMAND) {
 		ns_tui_command(t, line);
 		return;
@@ -148,7 +154,7 @@ static void complete(struct ns_tui_prompt *p)
 	p->cur = (int)strlen(out);
 }
 
-int ns_tui_prompt_key(struct ns_tui *t, int key)
+static int key(struct ns_tui *t, void *state, int key)
 {
 	struct ns_tui_prompt *p = t->prompt;
 	struct ns_tui_history *h = history_of(t);
@@ -160,14 +166,14 @@ int ns_tui_prompt_key(struct ns_tui *t, int key)
 		complete(p);
 		break;
 	case 27:
-		p->kind = NS_PROMPT_NONE;
+		ns_tui_layer_pop(t, &prompt_layer);
 		break;
 	case '\n':
 		run_line(t);
 		break;
 	case KEY_BACKSPACE:
 		if (!p->len) {
-			p->kind = NS_PROMPT_NONE;
+			ns_tui_layer_pop(t, &prompt_layer);
 			break;
 		}
 		if (p->cur > 0) {
@@ -238,7 +244,7 @@ int ns_tui_prompt_key(struct ns_tui *t, int key)
 	return 1;
 }
 
-void ns_tui_draw_prompt(struct ns_tui *t)
+static void draw(struct ns_tui *t, void *state)
 {
 	struct ns_tui_prompt *p = t->prompt;
 	static const char lead[] = { [NS_PROMPT_COMMAND] = ':', [NS_PROMPT_SEARCH] = '/',
@@ -278,4 +284,22 @@ void ns_tui_draw_prompt(struct ns_tui *t)
 	if (rw)
 		ns_tui_put_text(t->status, &t->glyphs, 0, cols - rw, rw, right, 0,
 				t->theme.attr[NS_ROLE_STATUS]);
+	wnoutrefresh(t->status);
 }
+
+/* The line is gone (Esc, Enter, Backspace on an empty line, the end). */
+static void close_prompt(struct ns_tui *t, void *state)
+{
+	struct ns_tui_prompt *p = state;
+
+	p->kind = NS_PROMPT_NONE;
+}
+
+/* Modal: the prompt has the keyboard until Enter or Esc; the mouse waits. */
+static const struct ns_tui_layer_ops prompt_layer = {
+	.name = "prompt",
+	.modal = 1,
+	.key = key,
+	.draw = draw,
+	.close = close_prompt,
+};

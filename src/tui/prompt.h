@@ -36,8 +36,6 @@ struct ns_tui_prompt {
 
 void ns_tui_prompt_open(struct ns_tui *t, int kind, const char *text);
 void ns_tui_prompt_free(struct ns_tui *t);
-int ns_tui_prompt_key(struct ns_tui *t, int key);
-void ns_tui_draw_prompt(struct ns_tui *t);
 /* commands.c: the : commands */
 struct ns_tui_command {
 	const char *name;

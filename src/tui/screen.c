@@ -23,7 +23,6 @@
 
 #include "tui-int.h"
 #include "filtering.h"
-#include "picker.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -178,14 +177,11 @@ void ns_tui_draw(struct ns_tui *t)
 	ns_tui_draw_bar(t);
 	ns_tui_draw_list(t);
 	ns_tui_draw_status(t);
-	ns_tui_draw_overlays(t);
 	wnoutrefresh(t->graph);
 	wnoutrefresh(t->bar);
 	wnoutrefresh(t->list);
 	wnoutrefresh(t->status);
-	ns_tui_draw_picker(t);
-	if (t->help_shown)
-		ns_tui_draw_help(t);
+	ns_tui_draw_layers(t);
 	doupdate();
 }
 

@@ -28,6 +28,7 @@ int ns_tui_parts_open(struct ns_tui *t, const struct ns_tui_setup *setup)
 
 void ns_tui_parts_close(struct ns_tui *t)
 {
+	ns_tui_layers_close(t);
 	ns_tui_picker_close(t);
 	free(t->picker);
 	t->picker = NULL;

@@ -194,6 +194,38 @@ struct ns_tui_graph_rows {
 	size_t nr_bins;
 };
 
+/* ---- layers over the panes (layers.c) ----------------------------------------- */
+
+/* What one kind of overlay does; each op gets the state it was pushed with. */
+struct ns_tui_layer_ops {
+	const char *name;
+	int modal;		/* swallows the keys (and mouse) it does not handle */
+	/* 1 when it handled @key; NULL: no keys of its own */
+	int (*key)(struct ns_tui *t, void *state, int key);
+	/* 1 when it handled @in; NULL: no mouse of its own */
+	int (*mouse)(struct ns_tui *t, void *state, const struct ns_tui_input *in);
+	/* over the panes (and the layers below), after they are drawn */
+	void (*draw)(struct ns_tui *t, void *state);
+	/* it is out of the stack: free or reset its state */
+	void (*close)(struct ns_tui *t, void *state);
+};
+
+struct ns_tui_layer {
+	const struct ns_tui_layer_ops *ops;
+	void *state;
+};
+
+#define NS_TUI_MAX_LAYERS	8
+
+int ns_tui_layer_push(struct ns_tui *t, const struct ns_tui_layer_ops *ops, void *state);
+void ns_tui_layer_pop(struct ns_tui *t, const struct ns_tui_layer_ops *ops);
+int ns_tui_layer_shown(const struct ns_tui *t, const struct ns_tui_layer_ops *ops);
+/* Pop every layer (at close). */
+void ns_tui_layers_close(struct ns_tui *t);
+int ns_tui_layers_key(struct ns_tui *t, int key);
+int ns_tui_layers_mouse(struct ns_tui *t, const struct ns_tui_input *in);
+void ns_tui_draw_layers(struct ns_tui *t);
+
 /* ---- screen state -------------------------------------------------------- */
 
 enum ns_tui_focus {
@@ -234,7 +266,8 @@ struct ns_tui {
 	int cpu_top;		/* first CPU row shown */
 	int info_skip;		/* columns of Info scrolled off to the left */
 	int info_max;		/* the widest Info on screen, at the last draw */
-	int help_shown;
+	struct ns_tui_layer layers[NS_TUI_MAX_LAYERS];	/* overlays, bottom first */
+	int nr_layers;
 	int help_top;		/* first line of the help shown */
 	int quit;
 	int pressed;		/* mouse button 1 is down at press_x, press_y */
@@ -292,8 +325,7 @@ void ns_tui_free_windows(struct ns_tui *t);
 
 /* dispatch.c: the one entry point of every key, click and resize */
 void ns_tui_input(struct ns_tui *t, const struct ns_tui_input *in);
-/* The prompt or progress over the status line. */
-void ns_tui_draw_overlays(struct ns_tui *t);
+
 /* actions.c */
 void ns_tui_run_action(struct ns_tui *t, enum ns_tui_action act);
 void ns_tui_message(struct ns_tui *t, const char *fmt, ...)
@@ -321,10 +353,9 @@ void ns_tui_draw_bar(struct ns_tui *t);
 /* Rows the marker bar needs at this width: 1, or 2 when narrow; one more for the filters. */
 int ns_tui_bar_rows(const struct ns_tui *t, int cols);
 void ns_tui_draw_status(struct ns_tui *t);
-void ns_tui_draw_help(struct ns_tui *t);
+/* help.c: the help overlay */
+int ns_tui_help_shown(const struct ns_tui *t);
 int ns_tui_help_nr_lines(const struct ns_tui *t);
-/* The help's body has this many rows on the current screen. */
-int ns_tui_help_rows(const struct ns_tui *t);
 
 /**
  * ns_tui_walk_keys - every (scope, action) with keys, in table order
