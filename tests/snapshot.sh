@@ -256,7 +256,7 @@ fi
 
 # --- help: every entry of the one key table ----------------------------------
 
-out=$(snap 200x120 "<F1>")
+out=$(snap 200x300 "<F1>")
 missing=$("$bin" --keys-table | awk '/^\.TP/ { getline; getline; print }' | sed 's/\.$//' |
 	while IFS= read -r h; do grep -qF -- "${h:0:60}" <<<"$out" || echo "$h"; done)
 if [ -z "$missing" ] && grep -q 'nurseshark keys' <<<"$out"; then

@@ -207,11 +207,76 @@
 	       "Start fresh: forget the session restored at start (view, filters)",	\
 	       ns_tui_fresh_start, 0)
 
+/*
+ * The overlays' own actions, bound in their own scope ([keys.picker],
+ * [keys.help] in config.ini) and shown in the help and the man page under
+ * their overlay. A key an overlay does not bind goes on as before: typed
+ * into a picker's narrowing text; any other key closes the help.
+ *
+ * OVERLAY(id, name, scope, keys, legend, help, handler, arg)
+ *   scope  PICKER or HELP
+ *   legend the picker's bottom line: a label for each picker, by
+ *          enum ns_tui_picker_kind (tasks,events,cpus,filters); an empty
+ *          label leaves the key out of that picker's line
+ */
+#define NS_TUI_OVERLAY_ACTIONS(OVERLAY)							\
+	OVERLAY(PICK_UP, "picker-up", PICKER, "<Up>", "",				\
+		"Select the item above", ns_tui_pick_move, -1)				\
+	OVERLAY(PICK_DOWN, "picker-down", PICKER, "<Down>", "",				\
+		"Select the item below", ns_tui_pick_move, 1)				\
+	OVERLAY(PICK_PAGE_UP, "picker-page-up", PICKER, "<PageUp>", "",			\
+		"Up by a page", ns_tui_pick_page, -1)					\
+	OVERLAY(PICK_PAGE_DOWN, "picker-page-down", PICKER, "<PageDown>", "",		\
+		"Down by a page", ns_tui_pick_page, 1)					\
+	OVERLAY(PICK_FIRST, "picker-first", PICKER, "<Home>", "",			\
+		"Select the first item", ns_tui_pick_end, -1)				\
+	OVERLAY(PICK_LAST, "picker-last", PICKER, "<End>", "",				\
+		"Select the last item", ns_tui_pick_end, 1)				\
+	OVERLAY(PICK_UNNARROW, "picker-unnarrow", PICKER, "<BS>", "",			\
+		"Take the last character off the text typed to narrow the list",	\
+		ns_tui_pick_unnarrow, 0)						\
+	OVERLAY(PICK_ENTER, "picker-enter", PICKER, "<Enter>", "row,only,row,remove",	\
+		"Tasks: add or remove the task's row; events: show only, again to stop; " \
+		"CPUs: show or hide the CPU's row; filters: remove the filter",		\
+		ns_tui_pick_act, NS_ACT_PICK_ENTER)					\
+	OVERLAY(PICK_ONLY, "picker-only", PICKER, "<C-o>", "only,only,only,",		\
+		"Show only this (a filter), again to remove it",			\
+		ns_tui_pick_act, NS_ACT_PICK_ONLY)					\
+	OVERLAY(PICK_HIDE, "picker-hide", PICKER, "<C-x>", "hide,hide,hide,remove",	\
+		"Hide this, again to remove it; in the filters picker: remove the filter", \
+		ns_tui_pick_act, NS_ACT_PICK_HIDE)					\
+	OVERLAY(PICK_REMOVE, "picker-remove", PICKER, "<Del>", ",,,remove",		\
+		"In the filters picker: remove the filter",				\
+		ns_tui_pick_act, NS_ACT_PICK_REMOVE)					\
+	OVERLAY(PICK_SORT, "picker-sort", PICKER, "<C-t>", "sort,,,",			\
+		"Tasks: sort by pid, comm, events, CPU time",				\
+		ns_tui_pick_sort, 0)							\
+	OVERLAY(PICK_WHERE, "picker-where", PICKER, "<Tab>", "where,where,where,where",	\
+		"Where new filters apply: list and graph, the list only, the graph only", \
+		ns_tui_pick_where, 0)							\
+	OVERLAY(PICK_CLOSE, "picker-close", PICKER, "<Esc>", "close,close,close,close",	\
+		"Close the picker", ns_tui_pick_close, 0)				\
+	OVERLAY(HELP_UP, "help-up", HELP, "<Up> k <C-p>", "",				\
+		"Scroll the help up a line", ns_tui_help_scroll, -1)			\
+	OVERLAY(HELP_DOWN, "help-down", HELP, "<Down> j <C-n>", "",			\
+		"Scroll the help down a line", ns_tui_help_scroll, 1)			\
+	OVERLAY(HELP_PAGE_UP, "help-page-up", HELP, "<PageUp> <C-b>", "",		\
+		"Scroll the help up a page", ns_tui_help_page, -1)			\
+	OVERLAY(HELP_PAGE_DOWN, "help-page-down", HELP, "<PageDown> <C-f> <Space>", "",	\
+		"Scroll the help down a page", ns_tui_help_page, 1)			\
+	OVERLAY(HELP_TOP, "help-top", HELP, "<Home> g", "",				\
+		"The help's first line", ns_tui_help_end, -1)				\
+	OVERLAY(HELP_BOTTOM, "help-bottom", HELP, "<End> G", "",			\
+		"The help's last lines", ns_tui_help_end, 1)
+
 enum ns_tui_action {
 	NS_ACT_NONE = -1,
 #define NS_TUI_ACTION_ENUM(id, name, any, list, graph, hint, help, fn, arg) NS_ACT_##id,
 	NS_TUI_ACTIONS(NS_TUI_ACTION_ENUM)
 #undef NS_TUI_ACTION_ENUM
+#define NS_TUI_OVERLAY_ENUM(id, name, scope, keys, legend, help, fn, arg) NS_ACT_##id,
+	NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_ENUM)
+#undef NS_TUI_OVERLAY_ENUM
 	NS_NR_ACTIONS,
 };
 
@@ -224,5 +289,8 @@ typedef void ns_tui_handler_fn(struct ns_tui *t, int arg);
 #define NS_TUI_ACTION_PROTO(id, name, any, list, graph, hint, help, fn, arg) ns_tui_handler_fn fn;
 NS_TUI_ACTIONS(NS_TUI_ACTION_PROTO)
 #undef NS_TUI_ACTION_PROTO
+#define NS_TUI_OVERLAY_PROTO(id, name, scope, keys, legend, help, fn, arg) ns_tui_handler_fn fn;
+NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_PROTO)
+#undef NS_TUI_OVERLAY_PROTO
 
 #endif

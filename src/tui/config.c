@@ -19,6 +19,21 @@ static const char *const action_names[NS_NR_ACTIONS] = {
 #define NS_TUI_ACTION_NAME(id, name, any, list, graph, hint, help, fn, arg) [NS_ACT_##id] = name,
 	NS_TUI_ACTIONS(NS_TUI_ACTION_NAME)
 #undef NS_TUI_ACTION_NAME
+#define NS_TUI_OVERLAY_NAME(id, name, scope, keys, legend, help, fn, arg) [NS_ACT_##id] = name,
+	NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_NAME)
+#undef NS_TUI_OVERLAY_NAME
+};
+
+/* Where each action may be bound: the panes' sections, or its overlay's. */
+static const unsigned char action_scopes[NS_NR_ACTIONS] = {
+#define NS_TUI_ACTION_SCOPES(id, name, any, list, graph, hint, help, fn, arg)	\
+	[NS_ACT_##id] = NS_TUI_PANES_MASK,
+	NS_TUI_ACTIONS(NS_TUI_ACTION_SCOPES)
+#undef NS_TUI_ACTION_SCOPES
+#define NS_TUI_OVERLAY_SCOPES(id, name, scope, keys, legend, help, fn, arg)	\
+	[NS_ACT_##id] = 1u << NS_SCOPE_##scope,
+	NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_SCOPES)
+#undef NS_TUI_OVERLAY_SCOPES
 };
 
 _Static_assert(NS_TUI_TASK_COLOURS == 16, "name every task role below");
@@ -100,14 +115,19 @@ void ns_tui_config_schema(struct ns_config_schema *schema)
 	schema->roles = ns_tui_role_names;
 	schema->nr_roles = NS_NR_ROLES;
 	schema->check_keys = ns_tui_check_binding;
+	schema->action_scopes = action_scopes;
 }
 
 _Static_assert((int)NS_CONFIG_KEYS_ANY == (int)NS_SCOPE_ANY &&
 	       (int)NS_CONFIG_KEYS_LIST == (int)NS_SCOPE_LIST &&
 	       (int)NS_CONFIG_KEYS_GRAPH == (int)NS_SCOPE_GRAPH &&
+	       (int)NS_CONFIG_KEYS_PICKER == (int)NS_SCOPE_PICKER &&
+	       (int)NS_CONFIG_KEYS_HELP == (int)NS_SCOPE_HELP &&
 	       (int)NS_CONFIG_NR_SCOPES == (int)NS_NR_SCOPES, "config scopes are key map scopes");
 
-static const char *const scope_section[NS_NR_SCOPES] = { "keys", "keys.list", "keys.graph" };
+static const char *const scope_section[NS_NR_SCOPES] = {
+	"keys", "keys.list", "keys.graph", "keys.picker", "keys.help",
+};
 
 struct binding_line {
 	int line, act, scope;
@@ -384,7 +404,8 @@ void ns_tui_print_config(FILE *out)
 			      "; 'a), separated by blanks; they replace the action's default\n"
 			      "; keys, and are taken away from any other action. Empty, or none:\n"
 			      "; the action has no key. [keys] is for both panes, [keys.list]\n"
-			      "; and [keys.graph] for one pane, whose keys come first there.\n",
+			      "; and [keys.graph] for one pane, whose keys come first there;\n"
+			      "; [keys.picker] and [keys.help] for the overlays' own actions.\n",
 			      out);
 		for (act = 0; act < NS_NR_ACTIONS; act++) {
 			if (ns_tui_actions[act].keys[scope][0])

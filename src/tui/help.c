@@ -5,8 +5,8 @@
  * from the same walk over actions.h as the man page's KEYS section, then
  * what the mouse does and what the glyphs mean, then the : commands from
  * their table (commands.c). Help texts longer than the screen is wide are
- * wrapped under their own column. It is a modal layer (layers.c): the
- * list's movement keys scroll it, anything else closes it.
+ * wrapped under their own column. It is a modal layer (layers.c): its own
+ * keys ([keys.help]) scroll it, anything else closes it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,11 +33,6 @@ static const char *const help_tail[] = {
 	"  Examples      /task=gzip  /pid=1234  /info~prev_state=D  /event!sched",
 };
 
-static const char *const help_pickers[] = {
-	"",
-	"Pickers: type to narrow, Enter (row or only), C-o only, C-x hide, Tab where,",
-	"  C-t sort (tasks), Esc closes",
-};
 
 /* One pass over the help's lines: counts them, and draws those on screen. */
 struct help_pass {
@@ -126,8 +121,6 @@ static void walk(struct help_pass *p)
 			 c->alias ? c->alias : "", c->args[0] ? " " : "", c->args);
 		entry(p, buf, c->help);
 	}
-	for (i = 0; i < NS_ARRAY_SIZE(help_pickers); i++)
-		line(p, help_pickers[i], 0, NS_ROLE_HELP);
 }
 
 int ns_tui_help_nr_lines(const struct ns_tui *t)
@@ -167,40 +160,48 @@ static void draw(struct ns_tui *t, void *unused)
 
 static const struct ns_tui_layer_ops help_layer;
 
+/* The last first line: the end of the help at the bottom of the screen. */
+static int last_top(const struct ns_tui *t)
+{
+	int last = ns_tui_help_nr_lines(t) - help_rows(t);
+
+	return last > 0 ? last : 0;
+}
+
+static void scroll_to(struct ns_tui *t, int top)
+{
+	int last = last_top(t);
+
+	t->help_top = top > last ? last : top < 0 ? 0 : top;
+}
+
+/* help-up, help-down */
+void ns_tui_help_scroll(struct ns_tui *t, int lines)
+{
+	scroll_to(t, t->help_top + lines);
+}
+
+/* help-page-up, help-page-down */
+void ns_tui_help_page(struct ns_tui *t, int dir)
+{
+	scroll_to(t, t->help_top + dir * help_rows(t));
+}
+
+/* help-top, help-bottom */
+void ns_tui_help_end(struct ns_tui *t, int dir)
+{
+	scroll_to(t, dir < 0 ? 0 : last_top(t));
+}
+
+/* The help's own keys ([keys.help]) scroll it; any other key closes it. */
 static int key(struct ns_tui *t, void *unused, int key)
 {
-	int rows = help_rows(t), last = ns_tui_help_nr_lines(t) - rows;
-	enum ns_tui_action act = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_LIST, key);
+	enum ns_tui_action act = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_HELP, key);
 
-	if (act == NS_ACT_NONE && t->keymap.nr_pending)
-		return 1;
-	switch (act) {
-	case NS_ACT_MOVE_UP:
-		t->help_top--;
-		break;
-	case NS_ACT_MOVE_DOWN:
-		t->help_top++;
-		break;
-	case NS_ACT_PAGE_UP:
-		t->help_top -= rows;
-		break;
-	case NS_ACT_PAGE_DOWN:
-		t->help_top += rows;
-		break;
-	case NS_ACT_MOVE_FIRST:
-		t->help_top = 0;
-		break;
-	case NS_ACT_MOVE_LAST:
-		t->help_top = last;
-		break;
-	default:
+	if (act != NS_ACT_NONE)
+		ns_tui_actions[act].run(t, ns_tui_actions[act].arg);
+	else if (!t->keymap.nr_pending)
 		ns_tui_layer_pop(t, &help_layer);
-		return 1;
-	}
-	if (t->help_top > last)
-		t->help_top = last;
-	if (t->help_top < 0)
-		t->help_top = 0;
 	return 1;
 }
 
@@ -208,7 +209,7 @@ static int key(struct ns_tui *t, void *unused, int key)
 static int mouse(struct ns_tui *t, void *state, const struct ns_tui_input *in)
 {
 	if (in->kind == NS_IN_WHEEL_UP || in->kind == NS_IN_WHEEL_DOWN)
-		key(t, state, in->kind == NS_IN_WHEEL_UP ? KEY_UP : KEY_DOWN);
+		ns_tui_help_scroll(t, in->kind == NS_IN_WHEEL_UP ? -1 : 1);
 	else if (in->kind == NS_IN_PRESS)
 		ns_tui_layer_pop(t, &help_layer);
 	return 1;

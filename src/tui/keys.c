@@ -28,6 +28,8 @@ const char *const ns_tui_scope_title[NS_NR_SCOPES] = {
 	[NS_SCOPE_ANY] = "In both panes",
 	[NS_SCOPE_LIST] = "In the list (the focus at start)",
 	[NS_SCOPE_GRAPH] = "In the graph (Tab moves the focus there)",
+	[NS_SCOPE_PICKER] = "In the pickers (other keys type into the text that narrows the list)",
+	[NS_SCOPE_HELP] = "In this help (any other key closes it)",
 };
 
 static const struct {
@@ -267,11 +269,13 @@ int ns_tui_keymap_bind(struct ns_tui_keymap *km, int scope, enum ns_tui_action a
 	int a, s;
 
 	if (strlen(keys) >= NS_TUI_KEYS_TEXT || act < 0 || act >= NS_NR_ACTIONS || scope < 0 ||
-	    scope >= NS_NR_SCOPES)
+	    scope >= NS_NR_SCOPES || !(ns_tui_actions[act].scopes & (1u << scope)))
 		return -EINVAL;
 	for (a = 0; a < NS_NR_ACTIONS; a++) {
 		for (s = 0; s < NS_NR_SCOPES; s++) {
-			if ((a == (int)act && s == scope) || (scope != NS_SCOPE_ANY && s != scope))
+			/* [keys] takes a key from both panes, never from an overlay */
+			if ((a == (int)act && s == scope) ||
+			    (s != scope && (scope != NS_SCOPE_ANY || s >= NS_TUI_PANE_SCOPES)))
 				continue;
 			if (strip_keys(km->text[a][s], keys) && taken && a != (int)act)
 				taken[a] = 1;
@@ -312,16 +316,16 @@ enum ns_tui_action ns_tui_keymap_feed(struct ns_tui_keymap *km, int scope, int k
 	int had_prefix = km->nr_pending > 0;
 
 	km->pending[km->nr_pending++] = key;
-	/* the focused pane's own keys first, then the keys of both panes */
+	/* the focused pane's own keys first, then the keys of both panes (not in an overlay) */
 	b = match(km, scope, 1);
-	if (!b)
+	if (!b && scope < NS_TUI_PANE_SCOPES)
 		b = match(km, NS_SCOPE_ANY, 1);
 	if (b) {
 		km->nr_pending = 0;
 		return b->action;
 	}
 	if (km->nr_pending < NS_TUI_MAX_SEQ &&
-	    (match(km, scope, 0) || match(km, NS_SCOPE_ANY, 0)))
+	    (match(km, scope, 0) || (scope < NS_TUI_PANE_SCOPES && match(km, NS_SCOPE_ANY, 0))))
 		return NS_ACT_NONE;
 	km->nr_pending = 0;
 	/* a broken sequence: the last key may still mean something alone */

@@ -2,19 +2,16 @@
 /*
  * The pickers: a list over the panes of every task (pid, comm, events, CPU
  * time), every event system and event the trace has events of (with the
- * count), every CPU, or
- * every filter in force. Typing narrows the list (comm or pid, a name, a
- * CPU number), as fzf and htop's filter do; the keys that act are the ones
- * that cannot be typed into a name:
- *   Enter   tasks: add or remove the task's row; CPUs: show or hide the
- *           CPU's row; events: show only / stop showing only; filters: remove
- *   C-o     only this (a show filter), again to remove it
- *   C-x     hide this, again to remove it; in the filters picker: remove
- *   Tab     where new filters apply: list and graph, list, graph
- *   C-t     tasks: sort by pid, comm, events, CPU time
- *   Up/Down PgUp/PgDn Home/End move, Backspace unnarrows, Esc closes.
- * Every change applies at once, as a quick filter does.
+ * count), every CPU, or every filter in force. Typing narrows the list
+ * (comm or pid, a name, a CPU number), as fzf and htop's filter do; the
+ * keys that act are the picker's own table (NS_TUI_OVERLAY_ACTIONS in
+ * actions.h, [keys.picker] in config.ini), by default keys that cannot be
+ * typed into a name: Enter, C-o, C-x, Del, C-t, Tab, the moves, Backspace
+ * and Esc. The same table makes the bottom line of each picker, the help's
+ * and the man page's. Every change applies at once, as a quick filter
+ * does. The picker is a modal layer (layers.c).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,98 +296,134 @@ static void toggle_filter(struct ns_tui *t, const struct ns_tui_pick_item *it, i
 	}
 }
 
-static void act(struct ns_tui *t, int key)
+/* Keep the selection on an item shown. */
+static void clamp(struct ns_tui_picker *p)
 {
-	struct ns_tui_picker *p = picker_of(t);
-	struct ns_tui_pick_item *it;
-
-	if (!p->nr_shown)
-		return;
-	it = &p->items[p->shown[p->sel]];
-	if (p->kind == NS_PICK_FILTERS) {
-		if (key == '\n' || key == ('X' - 64) || key == KEY_DC) {
-			ns_tui_filters_begin_change(t);
-			ns_filter_set_remove(t->flt->fs, it->value);
-			ns_tui_refilter(t);
-			reload(t);
-		}
-		return;
-	}
-	if (key == '\n' && p->kind == NS_PICK_TASKS) {
-		ns_tui_toggle_task_row(t, it->value);
-	} else if (key == '\n' && p->kind == NS_PICK_CPUS) {
-		ns_filter_set_hide_cpu(t->flt->fs, it->value,
-				       !ns_filter_set_cpu_hidden(t->flt->fs, it->value));
-		ns_tui_refilter(t);
-	} else if (key == '\n' || key == ('O' - 64)) {
-		toggle_filter(t, it, NS_FILTER_SHOW);
-	} else if (key == ('X' - 64)) {
-		toggle_filter(t, it, NS_FILTER_HIDE);
-	}
-}
-
-static int key(struct ns_tui *t, void *state, int key)
-{
-	struct ns_tui_picker *p = picker_of(t);
-	int rows = t->lay.rows - 8, len = (int)strlen(p->narrow);
-
-	if (rows < 1)
-		rows = 1;
-	switch (key) {
-	case 27:
-		ns_tui_picker_close(t);
-		return 1;
-	case KEY_UP:
-		p->sel--;
-		break;
-	case KEY_DOWN:
-		p->sel++;
-		break;
-	case KEY_PPAGE:
-		p->sel -= rows;
-		break;
-	case KEY_NPAGE:
-		p->sel += rows;
-		break;
-	case KEY_HOME:
-		p->sel = 0;
-		break;
-	case KEY_END:
-		p->sel = p->nr_shown - 1;
-		break;
-	case KEY_BACKSPACE:
-		if (len)
-			p->narrow[len - 1] = '\0';
-		narrow(t);
-		break;
-	case '\t':
-		ns_tui_cycle_where(t);
-		break;
-	case 'T' - 64:
-		if (p->kind == NS_PICK_TASKS) {
-			p->sort = (p->sort + 1) % 4;
-			narrow(t);
-		}
-		break;
-	case '\n':
-	case 'O' - 64:
-	case 'X' - 64:
-	case KEY_DC:
-		act(t, key);
-		break;
-	default:
-		if (key >= 32 && key < 127 && len < (int)sizeof(p->narrow) - 1) {
-			p->narrow[len] = (char)key;
-			p->narrow[len + 1] = '\0';
-			p->sel = 0;
-			narrow(t);
-		}
-		break;
-	}
 	if (p->sel >= p->nr_shown)
 		p->sel = p->nr_shown - 1;
 	if (p->sel < 0)
 		p->sel = 0;
+}
+
+/* picker-enter, picker-only, picker-hide, picker-remove: @which is the action */
+void ns_tui_pick_act(struct ns_tui *t, int which)
+{
+	struct ns_tui_picker *p = picker_of(t);
+	struct ns_tui_pick_item *it;
+
+	if (p->kind == NS_PICK_NONE || !p->nr_shown)
+		return;
+	it = &p->items[p->shown[p->sel]];
+	if (p->kind == NS_PICK_FILTERS) {
+		if (which == NS_ACT_PICK_ENTER || which == NS_ACT_PICK_HIDE ||
+		    which == NS_ACT_PICK_REMOVE) {
+			ns_tui_filters_begin_change(t);
+			ns_filter_set_remove(t->flt->fs, it->value);
+			ns_tui_refilter(t);
+			reload(t);
+			clamp(p);
+		}
+		return;
+	}
+	if (which == NS_ACT_PICK_ENTER && p->kind == NS_PICK_TASKS) {
+		ns_tui_toggle_task_row(t, it->value);
+	} else if (which == NS_ACT_PICK_ENTER && p->kind == NS_PICK_CPUS) {
+		ns_filter_set_hide_cpu(t->flt->fs, it->value,
+				       !ns_filter_set_cpu_hidden(t->flt->fs, it->value));
+		ns_tui_refilter(t);
+	} else if (which == NS_ACT_PICK_ENTER || which == NS_ACT_PICK_ONLY) {
+		toggle_filter(t, it, NS_FILTER_SHOW);
+	} else if (which == NS_ACT_PICK_HIDE) {
+		toggle_filter(t, it, NS_FILTER_HIDE);
+	}
+}
+
+/* Rows of the list on this screen, for a page. */
+static int page_rows(const struct ns_tui *t)
+{
+	return t->lay.rows - 8 > 1 ? t->lay.rows - 8 : 1;
+}
+
+/* picker-up, picker-down */
+void ns_tui_pick_move(struct ns_tui *t, int dir)
+{
+	t->picker->sel += dir;
+	clamp(t->picker);
+}
+
+/* picker-page-up, picker-page-down */
+void ns_tui_pick_page(struct ns_tui *t, int dir)
+{
+	t->picker->sel += dir * page_rows(t);
+	clamp(t->picker);
+}
+
+/* picker-first, picker-last */
+void ns_tui_pick_end(struct ns_tui *t, int dir)
+{
+	t->picker->sel = dir < 0 ? 0 : t->picker->nr_shown - 1;
+	clamp(t->picker);
+}
+
+/* picker-unnarrow */
+void ns_tui_pick_unnarrow(struct ns_tui *t, int unused)
+{
+	struct ns_tui_picker *p = t->picker;
+	size_t len = strlen(p->narrow);
+
+	if (len)
+		p->narrow[len - 1] = '\0';
+	narrow(t);
+	clamp(p);
+}
+
+/* picker-sort: tasks by pid, comm, events, CPU time */
+void ns_tui_pick_sort(struct ns_tui *t, int unused)
+{
+	struct ns_tui_picker *p = t->picker;
+
+	if (p->kind != NS_PICK_TASKS)
+		return;
+	p->sort = (p->sort + 1) % 4;
+	narrow(t);
+	clamp(p);
+}
+
+/* picker-where */
+void ns_tui_pick_where(struct ns_tui *t, int unused)
+{
+	ns_tui_cycle_where(t);
+}
+
+/* picker-close */
+void ns_tui_pick_close(struct ns_tui *t, int unused)
+{
+	ns_tui_picker_close(t);
+}
+
+/*
+ * A key of the picker's own table (config.ini's [keys.picker]) runs its
+ * action; any other key that can be typed narrows the list.
+ */
+static int key(struct ns_tui *t, void *state, int key)
+{
+	struct ns_tui_picker *p = state;
+	enum ns_tui_action a = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_PICKER, key);
+	size_t len = strlen(p->narrow);
+
+	if (a != NS_ACT_NONE) {
+		ns_tui_actions[a].run(t, ns_tui_actions[a].arg);
+		return 1;
+	}
+	if (t->keymap.nr_pending)
+		return 1;
+	if (key >= 32 && key < 127 && len < sizeof(p->narrow) - 1) {
+		p->narrow[len] = (char)key;
+		p->narrow[len + 1] = '\0';
+		p->sel = 0;
+		narrow(t);
+		clamp(p);
+	}
 	return 1;
 }
 
@@ -401,12 +434,64 @@ static const char *const pick_title[] = {
 	[NS_PICK_FILTERS] = "Filters",
 };
 
-static const char *const pick_keys[] = {
-	[NS_PICK_TASKS] = "Enter:row  ^O:only  ^X:hide  ^T:sort  Tab:where  Esc:close",
-	[NS_PICK_EVENTS] = "Enter/^O:only  ^X:hide  Tab:where  Esc:close",
-	[NS_PICK_CPUS] = "Enter:row  ^O:only  ^X:hide  Tab:where  Esc:close",
-	[NS_PICK_FILTERS] = "Enter/^X/Del:remove  Tab:where  Esc:close",
-};
+/* "<C-o>" as "^O", "<Enter>" as "Enter": the first key of @keys, short. */
+static void key_label(const char *keys, char *buf, size_t len)
+{
+	size_t n = strcspn(keys, " ");
+
+	if (n == 5 && !strncmp(keys, "<C-", 3) && keys[4] == '>')
+		snprintf(buf, len, "^%c", toupper((unsigned char)keys[3]));
+	else if (n == 4 && !strncmp(keys, "<lt>", 4))
+		snprintf(buf, len, "<");
+	else if (n > 2 && keys[0] == '<' && keys[n - 1] == '>')
+		snprintf(buf, len, "%.*s", (int)n - 2, keys + 1);
+	else
+		snprintf(buf, len, "%.*s", (int)n, keys);
+}
+
+/* The label of @legend ("row,only,row,remove") for picker @kind, in @buf. */
+static void legend_label(const char *legend, int kind, char *buf, size_t len)
+{
+	int i;
+
+	for (i = NS_PICK_TASKS; i < kind && *legend; i++) {
+		legend = strchr(legend, ',');
+		legend = legend ? legend + 1 : "";
+	}
+	snprintf(buf, len, "%.*s", (int)strcspn(legend, ","), legend);
+}
+
+/*
+ * The bottom line: each picker action that means something in this picker,
+ * by its first key as bound now ("Enter:row  ^O:only ..."); keys of one
+ * meaning share it ("Enter/^X/Del:remove").
+ */
+static void legend(const struct ns_tui *t, int kind, char *line, size_t len)
+{
+	char prev[32] = "", label[32], keyl[32];
+	size_t n = 0;
+	int a;
+
+	line[0] = '\0';
+	for (a = 0; a < NS_NR_ACTIONS && n < len; a++) {
+		const char *keys = t->keymap.text[a][NS_SCOPE_PICKER];
+
+		if (!keys[0])
+			continue;
+		legend_label(ns_tui_actions[a].legend, kind, label, sizeof(label));
+		if (!label[0])
+			continue;
+		key_label(keys, keyl, sizeof(keyl));
+		if (!strcmp(label, prev) && n > strlen(prev) + 1) {
+			/* "Enter:only" and "^O:only" are "Enter/^O:only" */
+			n -= strlen(prev) + 1;
+			n += snprintf(line + n, len - n, "/%s:%s", keyl, label);
+		} else {
+			n += snprintf(line + n, len - n, "%s%s:%s", n ? "  " : "", keyl, label);
+		}
+		snprintf(prev, sizeof(prev), "%s", label);
+	}
+}
 
 static const char *const sort_name[] = { "pid", "comm", "events", "CPU time" };
 
@@ -427,10 +512,10 @@ static void marks(struct ns_tui *t, const struct ns_tui_pick_item *it, char m[4]
 
 static void draw(struct ns_tui *t, void *state)
 {
-	struct ns_tui_picker *p = picker_of(t);
+	struct ns_tui_picker *p = state;
 	int w = t->lay.cols - 4, h = t->lay.rows - 3, rows, i, y;
 	attr_t normal = t->theme.attr[NS_ROLE_HELP], title = t->theme.attr[NS_ROLE_HELP_TITLE];
-	char line[256], m[4];
+	char line[256], m[4], keys[160];
 	WINDOW *win;
 
 	if (!p || p->kind == NS_PICK_NONE || t->lay.too_small)
@@ -490,8 +575,9 @@ static void draw(struct ns_tui *t, void *state)
 		ns_tui_put_text(win, &t->glyphs, 2, 4, w - 4,
 				p->kind == NS_PICK_FILTERS && !p->nr_items ? "(no filters)" :
 				"(nothing matches)", 0, normal);
+	legend(t, p->kind, keys, sizeof(keys));
 	snprintf(line, sizeof(line), "%s   (R: row shown, +: only, -: hidden; where: %s)",
-		 pick_keys[p->kind], ns_tui_where_name(t->flt->where));
+		 keys, ns_tui_where_name(t->flt->where));
 	ns_tui_fill(win, h - 1, 0, w, title);
 	ns_tui_put_text(win, &t->glyphs, h - 1, 1, w - 2, line, 0, title);
 	wnoutrefresh(win);

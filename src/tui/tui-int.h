@@ -104,8 +104,14 @@ enum ns_tui_scope {
 	NS_SCOPE_ANY,
 	NS_SCOPE_LIST,
 	NS_SCOPE_GRAPH,
+	NS_SCOPE_PICKER,	/* the overlays' own: no "any" keys fall through to them */
+	NS_SCOPE_HELP,
 	NS_NR_SCOPES,
 };
+
+/* The scopes of the panes (ANY, LIST, GRAPH); those after are overlays'. */
+#define NS_TUI_PANE_SCOPES	3
+#define NS_TUI_PANES_MASK	((1u << NS_SCOPE_ANY) | (1u << NS_SCOPE_LIST) | (1u << NS_SCOPE_GRAPH))
 
 struct ns_tui_binding {
 	int scope;
@@ -128,6 +134,8 @@ struct ns_tui_action_info {
 	const char *keys[NS_NR_SCOPES];
 	const char *hint;
 	const char *help;
+	const char *legend;		/* a picker action's labels (actions.h), or "" */
+	unsigned scopes;		/* a bit per scope it may be bound in */
 	ns_tui_handler_fn *run;		/* what the action does */
 	int arg;			/* its argument */
 };

@@ -28,9 +28,11 @@ static void check_table(void)
 		for (j = i + 1; j < km.nr; j++) {
 			const struct ns_tui_binding *a = &km.b[i], *b = &km.b[j];
 
-			/* the same pane, or "any" against a pane: one key, one meaning */
-			if ((a->scope == b->scope || a->scope == NS_SCOPE_ANY ||
-			     b->scope == NS_SCOPE_ANY) && same_keys(a, b)) {
+			/* the same scope, or "any" against a pane: one key, one meaning */
+			if ((a->scope == b->scope ||
+			     (a->scope == NS_SCOPE_ANY && b->scope < NS_TUI_PANE_SCOPES) ||
+			     (b->scope == NS_SCOPE_ANY && a->scope < NS_TUI_PANE_SCOPES)) &&
+			    same_keys(a, b)) {
 				printf("  clash: %s and %s\n", ns_tui_actions[a->action].name,
 				       ns_tui_actions[b->action].name);
 				clashes++;
@@ -42,7 +44,11 @@ static void check_table(void)
 		const struct ns_tui_action_info *a = &ns_tui_actions[act];
 		const char *p;
 
-		if (!a->keys[0][0] && !a->keys[1][0] && !a->keys[2][0]) {
+		int s, keyed = 0;
+
+		for (s = 0; s < NS_NR_SCOPES; s++)
+			keyed |= a->keys[s][0] != '\0';
+		if (!keyed) {
 			printf("  no key: %s\n", a->name);
 			unbound++;
 		}
