@@ -162,9 +162,11 @@ static void unreachable(const struct ns_tui_keymap *km, const struct ns_config *
 		for (i = 0; i < km->nr; i++) {
 			const struct ns_tui_binding *b = &km->b[i];
 
+			/* the same scope, or [keys] against a pane's: an overlay's are apart */
 			if (b->nr_keys != 1 || b->keys[0] != first ||
-			    (b->scope != bl->scope && b->scope != NS_SCOPE_ANY &&
-			     bl->scope != NS_SCOPE_ANY))
+			    (b->scope != bl->scope &&
+			     ((b->scope != NS_SCOPE_ANY && bl->scope != NS_SCOPE_ANY) ||
+			      b->scope >= NS_TUI_PANE_SCOPES || bl->scope >= NS_TUI_PANE_SCOPES)))
 				continue;
 			ns_diag_add(d, c->path, bl->line, "%s: '%.*s' can never be typed: "
 				    "its first key alone is %s", action_names[bl->act],

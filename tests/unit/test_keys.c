@@ -129,6 +129,33 @@ static void check_dispatch(void)
 	      "keys: an unbound key does nothing");
 }
 
+/* The overlays' scopes: their own keys only, apart from [keys]. */
+static void check_overlay_scopes(void)
+{
+	struct ns_tui_keymap km;
+	unsigned char taken[NS_NR_ACTIONS] = { 0 };
+
+	ns_tui_keymap_init(&km);
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, 27) == NS_ACT_PICK_CLOSE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, '\t') == NS_ACT_PICK_WHERE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_HELP, 'j') == NS_ACT_HELP_DOWN,
+	      "keys: Esc closes a picker, Tab is its where, j scrolls the help");
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, 'q') == NS_ACT_NONE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, '\'') == NS_ACT_NONE && km.nr_pending == 0,
+	      "keys: the panes' keys (q, the ' of 'a) do not reach a picker, they narrow it");
+	CHECK(ns_tui_keymap_bind(&km, NS_SCOPE_ANY, NS_ACT_QUIT, "<Esc>", taken) == 0 &&
+	      !taken[NS_ACT_PICK_CLOSE] && !strcmp(km.text[NS_ACT_PICK_CLOSE][NS_SCOPE_PICKER], "<Esc>"),
+	      "keys: [keys] quit = <Esc> leaves the picker's Esc alone");
+	CHECK(ns_tui_keymap_bind(&km, NS_SCOPE_PICKER, NS_ACT_ZOOM_IN, "i", NULL) == -EINVAL &&
+	      ns_tui_keymap_bind(&km, NS_SCOPE_ANY, NS_ACT_PICK_CLOSE, "i", NULL) == -EINVAL,
+	      "keys: a pane's action is not bound in a picker's scope, nor the other way");
+	CHECK(ns_tui_keymap_bind(&km, NS_SCOPE_PICKER, NS_ACT_PICK_CLOSE, "<C-g>", taken) == 0 &&
+	      ns_tui_keymap_build(&km) == 0 &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, 'G' - 64) == NS_ACT_PICK_CLOSE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, 27) == NS_ACT_NONE,
+	      "keys: picker-close = <C-g> rebinds it in the picker");
+}
+
 /* Every action has its handler in the table, and the dispatch runs it. */
 static void check_handlers(void)
 {
@@ -170,5 +197,6 @@ int main(void)
 	check_syntax();
 	check_dispatch();
 	check_handlers();
+	check_overlay_scopes();
 	return check_failures ? 1 : 0;
 }
