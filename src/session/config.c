@@ -299,8 +299,8 @@ static void config_entry(struct ns_ini *ini, void *user, const char *section, co
 		}
 		if (r->section == SEC_UNKNOWN)
 			ns_ini_error(ini, "unknown section [%s]; its entries are skipped (display, "
-				     "session, keys, keys.list, keys.graph, keys.picker, keys.help, colours)",
-				     section);
+				     "session, keys, keys.list, keys.graph, keys.picker, keys.help, "
+				     "colours)", section);
 		return;
 	}
 	if (!section[0]) {

@@ -111,7 +111,8 @@ enum ns_tui_scope {
 
 /* The scopes of the panes (ANY, LIST, GRAPH); those after are overlays'. */
 #define NS_TUI_PANE_SCOPES	3
-#define NS_TUI_PANES_MASK	((1u << NS_SCOPE_ANY) | (1u << NS_SCOPE_LIST) | (1u << NS_SCOPE_GRAPH))
+#define NS_TUI_PANES_MASK	((1u << NS_SCOPE_ANY) | (1u << NS_SCOPE_LIST) |	\
+				 (1u << NS_SCOPE_GRAPH))
 
 struct ns_tui_binding {
 	int scope;

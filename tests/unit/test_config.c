@@ -186,7 +186,8 @@ static void bindings(void)
 	keymap_of("[keys]\nredraw = <Esc>x\n", km, &d);
 	CHECK(!d.nr && feed(km, NS_SCOPE_LIST, "<Esc>x") == NS_ACT_REDRAW &&
 	      feed(km, NS_SCOPE_PICKER, "<Esc>") == NS_ACT_PICK_CLOSE,
-	      "keys: [keys] redraw = <Esc>x: typed in the panes, the picker's Esc still closes (%s)",
+	      "keys: [keys] redraw = <Esc>x: typed in the panes, the picker's Esc still "
+	      "closes (%s)",
 	      d.nr ? d.msg[0] : "no message");
 	ns_diag_free(&d);
 	keymap_of("[keys.picker]\npicker-sort = <Esc>x\n", km, &d);

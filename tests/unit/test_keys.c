@@ -144,7 +144,8 @@ static void check_overlay_scopes(void)
 	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, '\'') == NS_ACT_NONE && km.nr_pending == 0,
 	      "keys: the panes' keys (q, the ' of 'a) do not reach a picker, they narrow it");
 	CHECK(ns_tui_keymap_bind(&km, NS_SCOPE_ANY, NS_ACT_QUIT, "<Esc>", taken) == 0 &&
-	      !taken[NS_ACT_PICK_CLOSE] && !strcmp(km.text[NS_ACT_PICK_CLOSE][NS_SCOPE_PICKER], "<Esc>"),
+	      !taken[NS_ACT_PICK_CLOSE] &&
+	      !strcmp(km.text[NS_ACT_PICK_CLOSE][NS_SCOPE_PICKER], "<Esc>"),
 	      "keys: [keys] quit = <Esc> leaves the picker's Esc alone");
 	CHECK(ns_tui_keymap_bind(&km, NS_SCOPE_PICKER, NS_ACT_ZOOM_IN, "i", NULL) == -EINVAL &&
 	      ns_tui_keymap_bind(&km, NS_SCOPE_ANY, NS_ACT_PICK_CLOSE, "i", NULL) == -EINVAL,
@@ -188,7 +189,8 @@ static void check_handlers(void)
 	t.quit = 0;
 	ns_tui_run_action(&t, NS_ACT_NONE);
 	ns_tui_run_action(&t, NS_NR_ACTIONS);
-	CHECK(t.quit == 0 && t.view.graph_follows == 1, "actions: NONE and out of range do nothing");
+	CHECK(t.quit == 0 && t.view.graph_follows == 1,
+	      "actions: NONE and out of range do nothing");
 }
 
 int main(void)
