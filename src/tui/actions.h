@@ -140,8 +140,8 @@
 	       "Repeat the last search in the other direction",				\
 	       ns_tui_repeat_search, 1)							\
 	ACTION(COMMAND, "command", ":", "", "", "",					\
-	       "Command line (Up/Down: history): goto SECS, N (event number), "		\
-	       "filter [-v] EXPR, show|hide task|event|system|cpu WHAT, clear, ...",	\
+	       "Command line (Up/Down: history; Tab completes a name): goto SECS, N, "	\
+	       "filter EXPR, show|hide ..., save-session, ...; the commands are listed below", \
 	       ns_tui_act_prompt, NS_PROMPT_COMMAND)					\
 	ACTION(NEXT_TASK, "next-task-event", "J", "", "", "",				\
 	       "Select the next event of the selected event's task",			\
