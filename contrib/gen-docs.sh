@@ -3,20 +3,22 @@
 #
 # The parts of the documentation that the binary writes, so that they cannot
 # drift from it: the man page's KEYS table (`nurseshark --keys-table`, from
-# the action list), the README's keys (that table as man shows it) and the
+# the action list) and its commands (`nurseshark --commands-table`, from the
+# command table), the README's keys (both as man shows them) and the
 # README's screenshot (`nurseshark --snapshot 80x24 contrib/sample.dat`).
 # Each sits between two marker lines in its file. contrib/config.ini is
 # `nurseshark --print-config`, whole, and nurseshark.ini(5)'s settings of
 # [display] and [session] and its colour roles are made from it (the
 # settings table of src/session/config.c, the roles of src/tui/config.c).
 #
-#   gen-docs.sh man BIN <man/nurseshark.1 >new   the page, its KEYS table redone
+#   gen-docs.sh man BIN <man/nurseshark.1 >new   the page, its KEYS and command tables redone
+#   gen-docs.sh man-commands BIN <man/nurseshark.1 >new   only its command table redone
 #   gen-docs.sh readme BIN <README.md >new       the README, screenshot and keys redone
 #   gen-docs.sh config BIN >new                  contrib/config.ini
 #   gen-docs.sh ini BIN <man/nurseshark.ini.5 >new   its settings and roles redone
 #   gen-docs.sh update BIN                       all rewritten in place (make docs)
 #
-# tests/docs.sh runs the first four and compares; `make docs` runs the last.
+# tests/docs.sh runs man-commands, man, readme, config and ini and compares; `make docs` runs the last.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,11 +46,20 @@ splice() {
 }
 
 tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp.new" "$tmp.mid" "$tmp.out" "$tmp.cfg"' EXIT
+trap 'rm -f "$tmp" "$tmp.new" "$tmp.mid" "$tmp.out" "$tmp.cfg" "$tmp.cmd"' EXIT
 
-gen_man() {
+gen_man_keys() {
 	"$1" --keys-table >"$tmp"
 	splice '.\" KEYS-TABLE-BEGIN' '.\" KEYS-TABLE-END' "$tmp"
+}
+
+gen_man_commands() {
+	"$1" --commands-table >"$tmp.cmd"
+	splice '.\" COMMANDS-TABLE-BEGIN' '.\" COMMANDS-TABLE-END' "$tmp.cmd"
+}
+
+gen_man() {
+	gen_man_keys "$1" | gen_man_commands "$1"
 }
 
 gen_readme() {
@@ -153,6 +164,8 @@ usage() { sed -n '/^#   gen-docs/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 case $1 in
 man) gen_man "$2" ;;
+man-keys) gen_man_keys "$2" ;;
+man-commands) gen_man_commands "$2" ;;
 readme) gen_readme "$2" ;;
 config) gen_config "$2" ;;
 ini) gen_ini "$2" ;;

@@ -31,6 +31,7 @@ enum {
 	OPT_KEYS,
 	OPT_EXPORT,
 	OPT_KEYS_TABLE,
+	OPT_COMMANDS_TABLE,
 	OPT_VERSION,
 	OPT_STATS,
 	OPT_CPU,
@@ -48,6 +49,7 @@ static const struct option long_options[] = {
 	{ "keys", required_argument, NULL, OPT_KEYS },
 	{ "export", no_argument, NULL, OPT_EXPORT },
 	{ "keys-table", no_argument, NULL, OPT_KEYS_TABLE },
+	{ "commands-table", no_argument, NULL, OPT_COMMANDS_TABLE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "stats", no_argument, NULL, OPT_STATS },
@@ -103,6 +105,7 @@ static void usage(FILE *out)
 		"  --print-config        print config.ini with every setting at its default\n"
 		"\n"
 		"  --keys-table          print the key bindings as man page source\n"
+		"  --commands-table      print the : commands as man page source\n"
 		"  --stats               load, time redraws, zoom, pan and list page steps off\n"
 		"                        screen, a search of every event's info for\n"
 		"                        $NS_BENCH_SEARCH and a filter by $NS_BENCH_FILTER\n"
@@ -381,6 +384,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_KEYS_TABLE:
 			ns_tui_print_keys_table(stdout);
+			return fflush(stdout) ? 1 : 0;
+		case OPT_COMMANDS_TABLE:
+			ns_tui_print_commands_table(stdout);
 			return fflush(stdout) ? 1 : 0;
 		case 'h':
 			usage(stdout);

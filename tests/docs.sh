@@ -4,9 +4,9 @@
 # The documentation against itself and against the binary: the man page
 # renders without a warning and keeps its fixed section order; every option
 # that `nurseshark --help` names is in the man page and the README; the parts
-# the binary writes (the KEYS table, the README's screenshot, contrib/config.ini,
-# the settings and colour roles of nurseshark.ini(5)) are what it
-# writes now; every source file says its licence, and LICENSE is the GPL-2.
+# the binary writes (the KEYS table, the command table, the README's screenshot,
+# contrib/config.ini, the settings and colour roles of nurseshark.ini(5)) are
+# what it writes now; every source file says its licence, and LICENSE is the GPL-2.
 set -u
 
 top=${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -156,6 +156,7 @@ $(diff "$file" "$tmp/gen" | head -n 10)"
 }
 
 generated "man page KEYS table" man "$page" PLACEHOLDER --keys-table
+generated "man page command table" man-commands "$page" PLACEHOLDER --commands-table
 generated "contrib/config.ini" config "$top/contrib/config.ini" PLACEHOLDER --print-config
 generated "nurseshark.ini(5) settings and colour roles" ini "$ini_page" PLACEHOLDER --print-config
 generated "README screenshot and keys" readme "$readme" PLACEHOLDER \

@@ -5,7 +5,8 @@
 # tests/lib/screen.sh): pick a task and add its row, filter on the selected
 # event, search with / and n, jump to the next event of the same task, go to
 # a time and to an event number, and read each result back from the screen,
-# checked against trace-cmd report where it says something. A refused
+# checked against trace-cmd report where it says something (the task
+# picker's rows too: an empty picker fails). A refused
 # expression keeps the filters; --pid, --task and --cpu open as they should.
 # On the big trace (5 million events) a filter pass and a search show their
 # progress, and Esc cancels them, leaving the view as it was.
@@ -57,11 +58,31 @@ else
 	fail "task picker"
 fi
 screen_type 'gzip'
-if screen_wait 'type to narrow: gzip' && ! grep -E '^ *[R+ -]* +[0-9]+ [a-z]' <<<"$SCREEN_LAST" |
-	grep -vq ' gzip '; then
-	pass "typing narrows the picker to the tasks named like gzip"
+# the picker's rows, "PID COMM EVENTS" (a row is "M PID COMM EVENTS CPU-TIME")
+picker_rows() {
+	grep -oE '[0-9]+ [^ ]+ +[0-9]+ +[0-9]+\.[0-9]{6}' <<<"$SCREEN_LAST" | awk '{ print $1, $2, $3 }'
+}
+if screen_wait 'type to narrow: gzip' && rows=$(picker_rows) && [ "$(wc -l <<<"$rows")" -ge 20 ] &&
+	[ -z "$(awk '$2 != "gzip"' <<<"$rows")" ]; then
+	pass "typing narrows the picker to the tasks named gzip ($(wc -l <<<"$rows") rows shown)"
 else
-	fail "narrowing the task picker"
+	fail "narrowing the task picker: rows '$(head -n 3 <<<"${rows:-}" | tr '\n' '|')'"
+fi
+# against the oracle: report's gzip tasks, by their events, the busiest first (ties by pid)
+if [ "$have_report" = 1 ]; then
+	trace-cmd report -i "$sample" 2>/dev/null | grep -oE '^ *gzip-[0-9]+ ' |
+		sed -E 's/^ *gzip-//; s/ $//' | sort | uniq -c |
+		awk '{ print $2, "gzip", $1 }' | sort -k3,3nr -k1,1n >"$tmp/gzip-tasks"
+	want_rows=$(head -n "$(wc -l <<<"$rows")" "$tmp/gzip-tasks")
+	nr_gzip=$(wc -l <"$tmp/gzip-tasks")
+	if [ -n "$rows" ] && [ "$rows" = "$want_rows" ] &&
+		grep -q "Tasks: $nr_gzip of [0-9]*; type to narrow: gzip" <<<"$SCREEN_LAST"; then
+		pass "the picker shows trace-cmd report's $nr_gzip gzip tasks, the $(wc -l <<<"$rows") busiest with their event counts"
+	else
+		fail "picker rows against trace-cmd report: $(diff <(echo "$rows") <(echo "$want_rows") | head -n 4 | tr '\n' '|') (want $nr_gzip tasks)"
+	fi
+else
+	skip "the picker's gzip rows against trace-cmd report: no trace-cmd"
 fi
 # the picker is drawn over the panes: its first item is the first "PID gzip EVENTS"
 pid=$(grep -oE '[0-9]+ gzip +[0-9]+ ' <<<"$SCREEN_LAST" | head -n 1 | awk '{ print $1 }')

@@ -314,6 +314,49 @@ else
 	fail "Q does not quit"
 fi
 
+# the picker's own keys: [keys.picker] rebinds them, and its bottom line follows
+home picker
+printf '[keys.picker]\npicker-close = <C-g>\npicker-hide = <C-k>\n' \
+	>"$XDG_CONFIG_HOME/nurseshark/config.ini"
+run_nurseshark "$sample"
+screen_wait '^CPU1 '
+screen_type 'p'
+if screen_wait 'Tasks: [0-9]+ of' && screen_wait 'Enter:row  \^O:only  \^K:hide  \^T:sort  Tab:where  \^G:close'
+then
+	pass "[keys.picker] picker-close = <C-g>, picker-hide = <C-k>: the picker's line says ^G:close, ^K:hide"
+else
+	fail "the picker's line after [keys.picker]: $(grep -o 'Enter:.*close' <<<"$SCREEN_LAST")"
+fi
+# Esc no longer closes it (the x typed after it narrows the still open picker)
+screen_keys Escape
+screen_type 'x'
+if screen_wait 'type to narrow: x_' && grep -q 'Tasks: ' <<<"$SCREEN_LAST"; then
+	pass "Esc no longer closes the picker"
+else
+	fail "Esc with picker-close = <C-g>: $(sed -n 2p <<<"$SCREEN_LAST")"
+fi
+screen_keys C-g
+if screen_wait_not 'Tasks: [0-9]+ of' && screen_wait '^CPU1 '; then
+	pass "C-g closes the picker"
+else
+	fail "C-g does not close the picker"
+fi
+quit >/dev/null
+
+# an overlay's action in a pane's section, or no such action: FILE:LINE
+printf '[keys.picker]\npicker-close = <C-g>\nno-such-action = x\nzoom-in = i\n[keys]\npicker-hide = h\n' \
+	>"$tmp/picker.ini"
+"$bin" --config "$tmp/picker.ini" --check-config >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+if [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 3 ] &&
+	grep -q "picker.ini:3: unknown action 'no-such-action' in \[keys.picker\]" "$tmp/err" &&
+	grep -q "picker.ini:4: unknown action 'zoom-in' in \[keys.picker\]" "$tmp/err" &&
+	grep -q "picker.ini:6: unknown action 'picker-hide' in \[keys\]" "$tmp/err"; then
+	pass "--check-config: an unknown picker action, a pane's action in [keys.picker] and a picker's in [keys], each at FILE:LINE"
+else
+	fail "--check-config of [keys.picker]: rc=$rc $(tr '\n' '|' <"$tmp/err")"
+fi
+
 # colours by role: the terminal gets the pair the file asks for
 home colours
 printf '[colours]\nmarker-a = red on blue bold\n' >"$XDG_CONFIG_HOME/nurseshark/config.ini"

@@ -256,13 +256,39 @@ fi
 
 # --- help: every entry of the one key table ----------------------------------
 
-out=$(snap 200x120 "<F1>")
+out=$(snap 200x300 "<F1>")
 missing=$("$bin" --keys-table | awk '/^\.TP/ { getline; getline; print }' | sed 's/\.$//' |
 	while IFS= read -r h; do grep -qF -- "${h:0:60}" <<<"$out" || echo "$h"; done)
 if [ -z "$missing" ] && grep -q 'nurseshark keys' <<<"$out"; then
 	pass "the help overlay shows every action of --keys-table"
 else
 	fail "help overlay lacks: $(head -n 3 <<<"$missing" | tr '\n' '|')"
+fi
+# ... and every command of --commands-table, the table prompt.c runs
+names=$("$bin" --commands-table | awk '/^\.TP/ { getline; print }' |
+	sed -e 's/^\\fB\([^\\]*\(\\-[^\\]*\)*\)\\fP.*/\1/' -e 's/\\-/-/g')
+missing=$(for n in $names; do grep -qE -- "^  $n([| ]|$)" <<<"$out" || echo "$n"; done)
+if [ "$(wc -w <<<"$names")" -ge 20 ] && [ -z "$missing" ] &&
+	grep -q '^Commands (: then Enter' <<<"$out"; then
+	pass "the help overlay lists every command of --commands-table ($(wc -w <<<"$names"))"
+else
+	fail "help overlay lacks commands: $(tr '\n' ' ' <<<"$missing") (of: $(tr '\n' ' ' <<<"$names"))"
+fi
+out=$(snap 80x24 ":save-s<Tab>")
+out2=$(snap 80x24 ":lo<Tab>")
+if grep -q '^:save-session  ' <<<"$out" && grep -q '^:load- .*load-session load-filters' <<<"$out2"
+then
+	pass "Tab completes a command name (save-s: save-session; lo: load-, and the choices)"
+else
+	fail "Tab completion: '$(tail -n 1 <<<"$out")' '$(tail -n 1 <<<"$out2")'"
+fi
+out=$(snap 80x24 ":cpurows 0<Enter>")
+out2=$(snap 80x24 ":tasks<Enter>")
+if grep -q '^CPU0 ' <<<"$out" && ! grep -q '^CPU1 ' <<<"$out" &&
+	grep -q 'Tasks: [0-9]* of [0-9]*' <<<"$out2"; then
+	pass ":cpurows 0 and :tasks run from the command table"
+else
+	fail ":cpurows 0, :tasks: $(sed -n 2,3p <<<"$out" | tr '\n' '|')"
 fi
 out=$(snap 80x24 "<F1><PageDown>j")
 if grep -q '^nurseshark keys (lines 24-45 of [0-9]*)' <<<"$out"; then

@@ -354,6 +354,8 @@ enum ns_config_scope {
 	NS_CONFIG_KEYS_ANY,	/* [keys] */
 	NS_CONFIG_KEYS_LIST,	/* [keys.list] */
 	NS_CONFIG_KEYS_GRAPH,	/* [keys.graph] */
+	NS_CONFIG_KEYS_PICKER,	/* [keys.picker] */
+	NS_CONFIG_KEYS_HELP,	/* [keys.help] */
 	NS_CONFIG_NR_SCOPES,
 };
 
@@ -368,6 +370,8 @@ struct ns_config_schema {
 	int nr_roles;
 	/* 0, or -EINVAL with a reason: "keys" is one action's keys, spaced */
 	int (*check_keys)(const char *keys, char *err, size_t err_len);
+	/* by action number, a bit (1 << scope) per scope it may be bound in; NULL: all */
+	const unsigned char *action_scopes;
 };
 
 #define NS_CONFIG_KEYS_MAX	120	/* bytes of one action's keys */

@@ -116,6 +116,9 @@ int ns_tui_check_keys(const char *keys, char *err, size_t err_len);
 /* The key bindings as man page source (the KEYS section's body). */
 void ns_tui_print_keys_table(FILE *out);
 
+/* The : commands as man page source (KEYS, Commands), from src/tui/commands.c. */
+void ns_tui_print_commands_table(FILE *out);
+
 /* The names config.ini uses for actions and colour roles, for src/session. */
 void ns_tui_config_schema(struct ns_config_schema *schema);
 /* What only the front end can check in config.ini (keys taken twice), into @d. */

@@ -9,7 +9,9 @@
  *   [keys.graph]  for one pane. ACTION is a name of the action table
  *                 (zoom-in), KEYS are in the --keys syntax, spaced
  *                 ("+ = <C-Up>"); they replace the action's default keys
- *                 of that scope, and an empty value or "none" unbinds it
+ *                 of that scope, and an empty value or "none" unbinds it;
+ *                 [keys.picker] and [keys.help] bind the overlays' own
+ *                 actions (picker-close), which the panes' sections refuse
  *   [colours]     ROLE = [FG] [on BG] [ATTR...], "black on green bold";
  *                 colours by name or 0-255, "default" for the terminal's
  *
@@ -44,7 +46,7 @@ static const char *const glyph_sets[] = { "auto", "unicode", "ascii" };
 static const char *const colour_modes[] = { "never", "auto" };
 
 static const char *const scope_sections[NS_CONFIG_NR_SCOPES] = {
-	"keys", "keys.list", "keys.graph",
+	"keys", "keys.list", "keys.graph", "keys.picker", "keys.help",
 };
 
 const char *ns_config_colour_name(int colour)
@@ -274,6 +276,9 @@ static void keys_entry(struct ns_ini *ini, struct reader *r, int scope, const ch
 	int act = sc ? find(sc->actions, sc->nr_actions, name) : -1;
 	char why[160], *copy;
 
+	/* a picker's action is no action of the panes, nor the other way round */
+	if (act >= 0 && sc->action_scopes && !(sc->action_scopes[act] & (1u << scope)))
+		act = -1;
 	if (act < 0) {
 		ns_ini_error(ini, "unknown action '%s' in [%s] (see the names in the help, "
 			     "or man nurseshark)", name, scope_sections[scope]);
@@ -405,7 +410,8 @@ static void config_entry(struct ns_ini *ini, void *user, const char *section, co
 		}
 		if (r->section == SEC_UNKNOWN)
 			ns_ini_error(ini, "unknown section [%s]; its entries are skipped (display, "
-				     "session, keys, keys.list, keys.graph, colours)", section);
+				     "session, keys, keys.list, keys.graph, keys.picker, keys.help, "
+				     "colours)", section);
 		return;
 	}
 	if (!section[0]) {

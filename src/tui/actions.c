@@ -1,95 +1,121 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What each action of actions.h does. The view (zoom, pan, selection,
- * markers) belongs to the model: here an action only becomes ns_view_*
+ * The action table made into data (ns_tui_actions[]), the one dispatch
+ * through it, and the handlers of the view's own actions: moving the
+ * selection, zooming, panning, markers, the graph cursor and the focus.
+ * The view belongs to the model: here an action only becomes ns_view_*
  * calls, plus the little state that is the screen's own (focus, the graph
- * cursor, the list's sideways scroll, the help overlay).
+ * cursor, the list's sideways scroll). The other handlers live with their
+ * job (shortcuts.c, jobs.c, prompt.c, picker.c, help.c, persist.c); none of
+ * them runs an action, so the calls go one way: dispatch -> table -> job.
  */
-#include <stdarg.h>
-
 #include "tui-int.h"
-#include "narrow.h"
+#include "filtering.h"
+#include "picker.h"
+#include "prompt.h"
 
 #define NS_TUI_INFO_STEP	8	/* columns per sideways scroll */
 
-void ns_tui_message(struct ns_tui *t, const char *fmt, ...)
-{
-	va_list ap;
+const struct ns_tui_action_info ns_tui_actions[NS_NR_ACTIONS] = {
+#define NS_TUI_ACTION_INFO(id, n, any, list, graph, h, text, fn, a)			\
+	[NS_ACT_##id] = { .name = n, .keys = { any, list, graph, "", "" }, .hint = h,	\
+			  .help = text, .legend = "", .scopes = NS_TUI_PANES_MASK,	\
+			  .run = fn, .arg = a },
+	NS_TUI_ACTIONS(NS_TUI_ACTION_INFO)
+#undef NS_TUI_ACTION_INFO
+/* an overlay action's keys in its scope's place, "" in the others */
+#define NS_TUI_KEYS_PICKER(k)	{ "", "", "", k, "" }
+#define NS_TUI_KEYS_HELP(k)	{ "", "", "", "", k }
+#define NS_TUI_OVERLAY_INFO(id, n, scope, k, leg, text, fn, a)				\
+	[NS_ACT_##id] = { .name = n, .keys = NS_TUI_KEYS_##scope(k), .hint = "",	\
+			  .help = text, .legend = leg, .scopes = 1u << NS_SCOPE_##scope,	\
+			  .run = fn, .arg = a },
+	NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_INFO)
+#undef NS_TUI_OVERLAY_INFO
+};
 
-	va_start(ap, fmt);
-	vsnprintf(t->message, sizeof(t->message), fmt, ap);
-	va_end(ap);
-}
+_Static_assert(NS_NR_SCOPES == 5, "NS_TUI_KEYS_* give a key text to every scope");
 
-uint64_t ns_tui_col_mid_ns(const struct ns_tui *t, int col)
-{
-	const struct ns_view *v = &t->view;
-	uint64_t a = ns_window_col_ns(v->start_ns, v->end_ns, v->cols, col);
-	uint64_t b = ns_window_col_ns(v->start_ns, v->end_ns, v->cols, col + 1);
-
-	return a + (b - a) / 2;
-}
-
-void ns_tui_cursor_to_selection(struct ns_tui *t)
-{
-	const struct ns_view *v = &t->view;
-	int col;
-
-	if (v->selected_cpu < 0)
-		return;
-	/* a hidden CPU's event leaves the cursor on its row */
-	if (ns_tui_row_of_cpu(t, v->selected_cpu) >= 0)
-		t->cursor_cpu = ns_tui_row_of_cpu(t, v->selected_cpu);
-	ns_tui_show_cursor_cpu(t);
-	col = ns_window_ns_col(v->start_ns, v->end_ns, v->cols, v->selected_ns);
-	if (col >= 0)
-		t->cursor_col = col;
-}
-
-/*
- * In the list, zoom around the model's focus (active marker, selection).
- * In the graph, around the cursor: around that same focus when it lies in
- * the cursor's column, so zooming in on a marked event keeps it, else
- * around the column's middle.
+/**
+ * ns_tui_run_action - run the handler the action table gives @act
+ * Keys, clicks and --keys all end here; NS_ACT_NONE does nothing.
  */
-static void zoom(struct ns_tui *t, int steps)
+void ns_tui_run_action(struct ns_tui *t, enum ns_tui_action act)
 {
-	const struct ns_view *v = &t->view;
-	uint64_t focus = ns_view_focus_ns(v);
-
-	if (t->focus == NS_FOCUS_GRAPH &&
-	    ns_window_ns_col(v->start_ns, v->end_ns, v->cols, focus) != t->cursor_col)
-		focus = ns_tui_col_mid_ns(t, t->cursor_col);
-	ns_view_zoom_at(&t->view, steps, focus);
+	if (act < 0 || act >= NS_NR_ACTIONS || !ns_tui_actions[act].run)
+		return;
+	ns_tui_actions[act].run(t, ns_tui_actions[act].arg);
 }
 
-/* Move the selection and the list's top by the same rows, as a page key does. */
-static void page(struct ns_tui *t, int64_t rows)
+/* quit */
+void ns_tui_act_quit(struct ns_tui *t, int unused)
 {
-	ns_view_page(&t->view, rows);
+	t->quit = 1;
 }
 
-static void move_cursor(struct ns_tui *t, int cols)
+/* switch-focus */
+void ns_tui_act_switch_focus(struct ns_tui *t, int unused)
+{
+	t->focus = t->focus == NS_FOCUS_LIST ? NS_FOCUS_GRAPH : NS_FOCUS_LIST;
+	if (t->focus == NS_FOCUS_GRAPH)
+		ns_tui_cursor_to_selection(t);
+}
+
+/* move-up, move-down: @rows -1 or 1 */
+void ns_tui_act_move(struct ns_tui *t, int rows)
+{
+	ns_view_move(&t->view, rows);
+}
+
+/* page-up, page-down: the selection and the list's top move by the same rows */
+void ns_tui_act_page(struct ns_tui *t, int dir)
+{
+	ns_view_page(&t->view, dir * (int64_t)t->view.list_rows);
+}
+
+/* first-event */
+void ns_tui_act_first(struct ns_tui *t, int unused)
+{
+	ns_view_select(&t->view, 0);
+}
+
+/* last-event */
+void ns_tui_act_last(struct ns_tui *t, int unused)
+{
+	uint64_t n = ns_trace_nr_events(t->trace);
+
+	ns_view_select(&t->view, n ? n - 1 : 0);
+}
+
+/* scroll-left, scroll-right: the Info column */
+void ns_tui_act_scroll_info(struct ns_tui *t, int dir)
+{
+	if (dir < 0)
+		t->info_skip -= t->info_skip > NS_TUI_INFO_STEP ? NS_TUI_INFO_STEP : t->info_skip;
+	else if (t->info_skip + NS_TUI_INFO_STEP < t->info_max)
+		t->info_skip += NS_TUI_INFO_STEP;
+}
+
+/* cursor-left, cursor-right: pushing the cursor past an edge pans the window */
+void ns_tui_act_cursor_col(struct ns_tui *t, int cols)
 {
 	int col = t->cursor_col + cols;
 
-	/* pushing the cursor past an edge pans the window */
 	if (col < 0 || col >= t->view.cols)
 		ns_view_pan(&t->view, cols);
 	else
 		t->cursor_col = col;
 }
 
-static void goto_marker(struct ns_tui *t, int which)
+/* cursor-up, cursor-down: the graph's rows scroll to keep the cursor */
+void ns_tui_act_cursor_row(struct ns_tui *t, int rows)
 {
-	if (ns_view_goto_marker(&t->view, which)) {
-		ns_tui_message(t, "Marker %c is not set", 'A' + which);
-		return;
-	}
-	ns_tui_cursor_to_selection(t);
+	t->cursor_cpu += rows;
+	ns_tui_show_cursor_cpu(t);
 }
 
-static void select_nearest(struct ns_tui *t)
+/* select-nearest */
+void ns_tui_act_select_nearest(struct ns_tui *t, int unused)
 {
 	uint64_t row;
 
@@ -104,131 +130,85 @@ static void select_nearest(struct ns_tui *t)
 	ns_tui_cursor_to_selection(t);
 }
 
-void ns_tui_run_action(struct ns_tui *t, enum ns_tui_action act)
+/*
+ * zoom-in, zoom-out, zoom-max (@steps 1, -1, 64: more than any window has
+ * halvings; the model stops at its minimum). In the list, zoom around the
+ * model's focus (active marker, selection). In the graph, around the
+ * cursor: around that same focus when it lies in the cursor's column, so
+ * zooming in on a marked event keeps it, else around the column's middle.
+ */
+void ns_tui_act_zoom(struct ns_tui *t, int steps)
 {
-	struct ns_view *v = &t->view;
-	uint64_t n = ns_trace_nr_events(t->trace);
+	const struct ns_view *v = &t->view;
+	uint64_t focus = ns_view_focus_ns(v);
 
-	switch (act) {
-	case NS_ACT_QUIT:
-		t->quit = 1;
-		break;
-	case NS_ACT_HELP:
-		t->help_shown = 1;
-		t->help_top = 0;
-		break;
-	case NS_ACT_SWITCH_FOCUS:
-		t->focus = t->focus == NS_FOCUS_LIST ? NS_FOCUS_GRAPH : NS_FOCUS_LIST;
-		if (t->focus == NS_FOCUS_GRAPH)
-			ns_tui_cursor_to_selection(t);
-		break;
-	case NS_ACT_MOVE_UP:
-		ns_view_move(v, -1);
-		break;
-	case NS_ACT_MOVE_DOWN:
-		ns_view_move(v, 1);
-		break;
-	case NS_ACT_PAGE_UP:
-		page(t, -v->list_rows);
-		break;
-	case NS_ACT_PAGE_DOWN:
-		page(t, v->list_rows);
-		break;
-	case NS_ACT_MOVE_FIRST:
-		ns_view_select(v, 0);
-		break;
-	case NS_ACT_MOVE_LAST:
-		ns_view_select(v, n ? n - 1 : 0);
-		break;
-	case NS_ACT_SCROLL_LEFT:
-		t->info_skip -= t->info_skip > NS_TUI_INFO_STEP ? NS_TUI_INFO_STEP : t->info_skip;
-		break;
-	case NS_ACT_SCROLL_RIGHT:
-		if (t->info_skip + NS_TUI_INFO_STEP < t->info_max)
-			t->info_skip += NS_TUI_INFO_STEP;
-		break;
-	case NS_ACT_CURSOR_LEFT:
-		move_cursor(t, -1);
-		break;
-	case NS_ACT_CURSOR_RIGHT:
-		move_cursor(t, 1);
-		break;
-	case NS_ACT_CURSOR_UP:
-		t->cursor_cpu--;
-		ns_tui_show_cursor_cpu(t);
-		break;
-	case NS_ACT_CURSOR_DOWN:
-		t->cursor_cpu++;
-		ns_tui_show_cursor_cpu(t);
-		break;
-	case NS_ACT_SELECT_NEAREST:
-		select_nearest(t);
-		break;
-	case NS_ACT_ZOOM_IN:
-		zoom(t, 1);
-		break;
-	case NS_ACT_ZOOM_OUT:
-		zoom(t, -1);
-		break;
-	case NS_ACT_ZOOM_MAX:
-		/* more steps than any window has halvings; the model stops at its minimum */
-		zoom(t, 64);
-		break;
-	case NS_ACT_ZOOM_FULL:
-		ns_view_zoom_full(v);
-		break;
-	case NS_ACT_ZOOM_MARKERS:
-		if (ns_view_zoom_markers(v))
-			ns_tui_message(t, "Set markers A and B first (a, b)");
-		break;
-	case NS_ACT_PAN_LEFT:
-		ns_view_pan(v, -1);
-		break;
-	case NS_ACT_PAN_RIGHT:
-		ns_view_pan(v, 1);
-		break;
-	case NS_ACT_PAN_PAGE_LEFT:
-		ns_view_pan(v, -v->cols);
-		break;
-	case NS_ACT_PAN_PAGE_RIGHT:
-		ns_view_pan(v, v->cols);
-		break;
-	case NS_ACT_SET_MARKER_A:
-		ns_view_set_marker(v, NS_MARKER_A);
-		break;
-	case NS_ACT_SET_MARKER_B:
-		ns_view_set_marker(v, NS_MARKER_B);
-		break;
-	case NS_ACT_GOTO_MARKER_A:
-		goto_marker(t, NS_MARKER_A);
-		break;
-	case NS_ACT_GOTO_MARKER_B:
-		goto_marker(t, NS_MARKER_B);
-		break;
-	case NS_ACT_SWITCH_MARKER:
-		ns_view_switch_marker(v);
-		break;
-	case NS_ACT_CLEAR_MARKER:
-		ns_view_clear_marker(v, v->active_marker);
-		break;
-	case NS_ACT_TOGGLE_FOLLOW:
-		v->graph_follows = !v->graph_follows;
-		break;
-	case NS_ACT_REDRAW:
-		clearok(curscr, TRUE);
-		break;
-	case NS_ACT_NONE:
-	case NS_NR_ACTIONS:
-		break;
-	case NS_ACT_GRAPH_BIGGER:
-	case NS_ACT_GRAPH_SMALLER:
-	case NS_ACT_FRESH_START:
-		/* sessions and pane sizes: persist.c */
-		ns_tui_persist_action(t, act);
-		break;
-	default:
-		/* search, jumps, filters, task rows, pickers: narrow.c */
-		ns_tui_narrow_action(t, act);
-		break;
+	if (t->focus == NS_FOCUS_GRAPH &&
+	    ns_window_ns_col(v->start_ns, v->end_ns, v->cols, focus) != t->cursor_col)
+		focus = ns_tui_col_mid_ns(t, t->cursor_col);
+	ns_view_zoom_at(&t->view, steps, focus);
+}
+
+/* zoom-full */
+void ns_tui_act_zoom_full(struct ns_tui *t, int unused)
+{
+	ns_view_zoom_full(&t->view);
+}
+
+/* zoom-markers */
+void ns_tui_act_zoom_markers(struct ns_tui *t, int unused)
+{
+	if (ns_view_zoom_markers(&t->view))
+		ns_tui_message(t, "Set markers A and B first (a, b)");
+}
+
+/* pan-left, pan-right: @cols -1 or 1 */
+void ns_tui_act_pan(struct ns_tui *t, int cols)
+{
+	ns_view_pan(&t->view, cols);
+}
+
+/* pan-page-left, pan-page-right: the window's width */
+void ns_tui_act_pan_page(struct ns_tui *t, int dir)
+{
+	ns_view_pan(&t->view, dir * t->view.cols);
+}
+
+/* set-marker-a, set-marker-b */
+void ns_tui_act_set_marker(struct ns_tui *t, int which)
+{
+	ns_view_set_marker(&t->view, which);
+}
+
+/* goto-marker-a, goto-marker-b */
+void ns_tui_act_goto_marker(struct ns_tui *t, int which)
+{
+	if (ns_view_goto_marker(&t->view, which)) {
+		ns_tui_message(t, "Marker %c is not set", 'A' + which);
+		return;
 	}
+	ns_tui_cursor_to_selection(t);
+}
+
+/* switch-marker */
+void ns_tui_act_switch_marker(struct ns_tui *t, int unused)
+{
+	ns_view_switch_marker(&t->view);
+}
+
+/* clear-marker */
+void ns_tui_act_clear_marker(struct ns_tui *t, int unused)
+{
+	ns_view_clear_marker(&t->view, t->view.active_marker);
+}
+
+/* toggle-follow */
+void ns_tui_act_toggle_follow(struct ns_tui *t, int unused)
+{
+	t->view.graph_follows = !t->view.graph_follows;
+}
+
+/* redraw */
+void ns_tui_act_redraw(struct ns_tui *t, int unused)
+{
+	clearok(curscr, TRUE);
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Every user action, once. This one list makes the enum the dispatcher
- * switches on, the names a config file will use, the default key bindings,
+ * Every user action, once. This one list makes the enum, the handler each
+ * action runs, the names a config file will use, the default key bindings,
  * the status-line hints, the help overlay and the man page's KEYS table
  * (`nurseshark --keys-table`), so none of them can disagree with another.
  *
- * ACTION(id, name, any, list, graph, hint, help)
+ * ACTION(id, name, any, list, graph, hint, help, handler, arg)
  *   id     NS_ACT_<id>
  *   name   the action's name in a config file
  *   any    keys that run it whichever pane has the focus
@@ -13,6 +13,11 @@
  *   graph  keys that run it only when the graph has the focus
  *   hint   short label for the status line ("" for none)
  *   help   one line for the help overlay and the man page
+ *   handler  void handler(struct ns_tui *t, int arg): what the action does,
+ *          defined in the file of its job (view actions in actions.c, the
+ *          filter shortcuts in shortcuts.c, the pickers in picker.c, ...)
+ *   arg    passed to the handler, so that one handler serves both
+ *          directions of a move (-1, 1) or both markers
  *
  * Keys are written in the --keys syntax (see keys.c), separated by spaces;
  * a word of two keys ("'a") is a sequence. The pane's own keys win over
@@ -22,133 +27,270 @@
 #define NS_TUI_ACTIONS_H
 
 #define NS_TUI_ACTIONS(ACTION)								\
-	ACTION(QUIT, "quit", "q", "", "", "quit", "Quit")				\
+	ACTION(QUIT, "quit", "q", "", "", "quit", "Quit",				\
+	       ns_tui_act_quit, 0)							\
 	ACTION(HELP, "help", "<F1>", "h", "", "help",					\
-	       "Show this help (any key closes it; j/k and PgUp/PgDn scroll it)")	\
+	       "Show this help (any key closes it; j/k and PgUp/PgDn scroll it)",	\
+	       ns_tui_help_open, 0)							\
 	ACTION(SWITCH_FOCUS, "switch-focus", "<Tab> <S-Tab>", "", "", "focus",		\
-	       "Move the focus between the graph and the list")				\
+	       "Move the focus between the graph and the list",				\
+	       ns_tui_act_switch_focus, 0)						\
 	ACTION(MOVE_UP, "move-up", "", "<Up> k <C-p>", "", "",				\
-	       "Select the previous event")						\
+	       "Select the previous event",						\
+	       ns_tui_act_move, -1)							\
 	ACTION(MOVE_DOWN, "move-down", "", "<Down> j <C-n>", "", "",			\
-	       "Select the next event")							\
+	       "Select the next event",							\
+	       ns_tui_act_move, 1)							\
 	ACTION(PAGE_UP, "page-up", "", "<PageUp> <C-b>", "", "",			\
-	       "Scroll the list up by a page")						\
+	       "Scroll the list up by a page",						\
+	       ns_tui_act_page, -1)							\
 	ACTION(PAGE_DOWN, "page-down", "", "<PageDown> <C-f> <Space>", "", "",		\
-	       "Scroll the list down by a page")					\
+	       "Scroll the list down by a page",					\
+	       ns_tui_act_page, 1)							\
 	ACTION(MOVE_FIRST, "first-event", "<Home> g", "", "", "",			\
-	       "Select the first event")						\
+	       "Select the first event",						\
+	       ns_tui_act_first, 0)							\
 	ACTION(MOVE_LAST, "last-event", "<End> G", "", "", "",				\
-	       "Select the last event")							\
+	       "Select the last event",							\
+	       ns_tui_act_last, 0)							\
 	ACTION(SCROLL_LEFT, "scroll-left", "", "<Left>", "", "",			\
-	       "Scroll the Info column to the left")					\
+	       "Scroll the Info column to the left",					\
+	       ns_tui_act_scroll_info, -1)						\
 	ACTION(SCROLL_RIGHT, "scroll-right", "", "<Right>", "", "",			\
-	       "Scroll the Info column to the right (long lines are cut at the edge)")	\
+	       "Scroll the Info column to the right (long lines are cut at the edge)",	\
+	       ns_tui_act_scroll_info, 1)						\
 	ACTION(CURSOR_LEFT, "cursor-left", "", "", "<Left> h", "",			\
-	       "Move the graph cursor one column to the left")				\
+	       "Move the graph cursor one column to the left",				\
+	       ns_tui_act_cursor_col, -1)						\
 	ACTION(CURSOR_RIGHT, "cursor-right", "", "", "<Right> l", "",			\
-	       "Move the graph cursor one column to the right")				\
+	       "Move the graph cursor one column to the right",				\
+	       ns_tui_act_cursor_col, 1)						\
 	ACTION(CURSOR_UP, "cursor-up", "", "", "<Up> k", "",				\
-	       "Move the graph cursor to the CPU above (the rows scroll)")		\
+	       "Move the graph cursor to the CPU above (the rows scroll)",		\
+	       ns_tui_act_cursor_row, -1)						\
 	ACTION(CURSOR_DOWN, "cursor-down", "", "", "<Down> j", "",			\
-	       "Move the graph cursor to the CPU below (the rows scroll)")		\
+	       "Move the graph cursor to the CPU below (the rows scroll)",		\
+	       ns_tui_act_cursor_row, 1)						\
 	ACTION(SELECT_NEAREST, "select-nearest", "", "", "<Enter> <Space>", "",		\
-	       "Select the event of the cursor's CPU nearest to the cursor's column")	\
+	       "Select the event of the cursor's CPU nearest to the cursor's column",	\
+	       ns_tui_act_select_nearest, 0)						\
 	ACTION(ZOOM_IN, "zoom-in", "+ =", "", "", "zoom",				\
-	       "Zoom in by 2 around the focus (graph: the cursor; list: marker or selection)") \
+	       "Zoom in by 2 around the focus (graph: the cursor; list: marker or selection)", \
+	       ns_tui_act_zoom, 1)							\
 	ACTION(ZOOM_OUT, "zoom-out", "-", "", "", "out",				\
-	       "Zoom out by 2 around the same focus")					\
+	       "Zoom out by 2 around the same focus",					\
+	       ns_tui_act_zoom, -1)							\
 	ACTION(ZOOM_MAX, "zoom-max", "Z", "", "", "",					\
-	       "Zoom all the way in (1 ns per column) around the focus")		\
+	       "Zoom all the way in (1 ns per column) around the focus",		\
+	       ns_tui_act_zoom, 64)							\
 	ACTION(ZOOM_FULL, "zoom-full", "0 z", "", "", "",				\
-	       "Zoom all the way out: the whole trace")					\
+	       "Zoom all the way out: the whole trace",					\
+	       ns_tui_act_zoom_full, 0)							\
 	ACTION(ZOOM_MARKERS, "zoom-markers", "r", "", "", "",				\
-	       "Zoom to the range between markers A and B")				\
+	       "Zoom to the range between markers A and B",				\
+	       ns_tui_act_zoom_markers, 0)						\
 	ACTION(PAN_LEFT, "pan-left", "[ <S-Left>", "", "", "",				\
-	       "Move the graph window one column back in time")				\
+	       "Move the graph window one column back in time",				\
+	       ns_tui_act_pan, -1)							\
 	ACTION(PAN_RIGHT, "pan-right", "] <S-Right>", "", "", "",			\
-	       "Move the graph window one column forward in time")			\
+	       "Move the graph window one column forward in time",			\
+	       ns_tui_act_pan, 1)							\
 	ACTION(PAN_PAGE_LEFT, "pan-page-left", "<lt> {", "", "<PageUp>", "",		\
-	       "Move the graph window back by its width")				\
+	       "Move the graph window back by its width",				\
+	       ns_tui_act_pan_page, -1)							\
 	ACTION(PAN_PAGE_RIGHT, "pan-page-right", "> }", "", "<PageDown>", "",		\
-	       "Move the graph window forward by its width")				\
+	       "Move the graph window forward by its width",				\
+	       ns_tui_act_pan_page, 1)							\
 	ACTION(SET_MARKER_A, "set-marker-a", "a", "", "", "A",				\
-	       "Put marker A on the selected event (A becomes the active marker)")	\
+	       "Put marker A on the selected event (A becomes the active marker)",	\
+	       ns_tui_act_set_marker, NS_MARKER_A)					\
 	ACTION(SET_MARKER_B, "set-marker-b", "b", "", "", "B",				\
-	       "Put marker B on the selected event (B becomes the active marker)")	\
+	       "Put marker B on the selected event (B becomes the active marker)",	\
+	       ns_tui_act_set_marker, NS_MARKER_B)					\
 	ACTION(GOTO_MARKER_A, "goto-marker-a", "A 'a `a", "", "", "",			\
-	       "Select the event of marker A and bring it into the graph")		\
+	       "Select the event of marker A and bring it into the graph",		\
+	       ns_tui_act_goto_marker, NS_MARKER_A)					\
 	ACTION(GOTO_MARKER_B, "goto-marker-b", "B 'b `b", "", "", "",			\
-	       "Select the event of marker B and bring it into the graph")		\
+	       "Select the event of marker B and bring it into the graph",		\
+	       ns_tui_act_goto_marker, NS_MARKER_B)					\
 	ACTION(SWITCH_MARKER, "switch-marker", "m", "", "", "",				\
-	       "Make the other marker the active one (zoom keeps it in place)")		\
+	       "Make the other marker the active one (zoom keeps it in place)",		\
+	       ns_tui_act_switch_marker, 0)						\
 	ACTION(CLEAR_MARKER, "clear-marker", "x", "", "", "",				\
-	       "Remove the active marker")						\
+	       "Remove the active marker",						\
+	       ns_tui_act_clear_marker, 0)						\
 	ACTION(TOGGLE_FOLLOW, "toggle-follow", "f", "", "", "follow",			\
-	       "Toggle \"graph follows\": selecting an event brings it into the graph")	\
+	       "Toggle \"graph follows\": selecting an event brings it into the graph",	\
+	       ns_tui_act_toggle_follow, 0)						\
 	ACTION(REDRAW, "redraw", "<C-l>", "", "", "",					\
-	       "Redraw the whole screen")						\
+	       "Redraw the whole screen",						\
+	       ns_tui_act_redraw, 0)							\
 	ACTION(SEARCH, "search", "/", "", "", "",					\
 	       "Search forward: /TEXT, or /COLUMN OP TEXT with COLUMN task, pid, cpu, "	\
 	       "event, info or any and OP : (contains) = (is) ! (does not contain) "	\
-	       "~ (regular expression): /task=gzip")					\
+	       "~ (regular expression): /task=gzip",					\
+	       ns_tui_act_prompt, NS_PROMPT_SEARCH)					\
 	ACTION(SEARCH_BACK, "search-backward", "?", "", "", "",				\
-	       "Search backward, in the syntax of /")					\
+	       "Search backward, in the syntax of /",					\
+	       ns_tui_act_prompt, NS_PROMPT_SEARCH_BACK)				\
 	ACTION(SEARCH_NEXT, "search-next", "n", "", "", "",				\
-	       "Repeat the last search in its direction (wraps at the end, as vim)")	\
+	       "Repeat the last search in its direction (wraps at the end, as vim)",	\
+	       ns_tui_repeat_search, 0)							\
 	ACTION(SEARCH_PREV, "search-prev", "N", "", "", "",				\
-	       "Repeat the last search in the other direction")				\
+	       "Repeat the last search in the other direction",				\
+	       ns_tui_repeat_search, 1)							\
 	ACTION(COMMAND, "command", ":", "", "", "",					\
-	       "Command line (Up/Down: history): goto SECS, N (event number), "	\
-	       "filter [-v] EXPR, show|hide task|event|system|cpu WHAT, clear, ...")	\
+	       "Command line (Up/Down: history; Tab completes a name): goto SECS, N, "	\
+	       "filter EXPR, show|hide ..., save-session, ...; the commands are listed below", \
+	       ns_tui_act_prompt, NS_PROMPT_COMMAND)					\
 	ACTION(NEXT_TASK, "next-task-event", "J", "", "", "",				\
-	       "Select the next event of the selected event's task")			\
+	       "Select the next event of the selected event's task",			\
+	       ns_tui_act_jump_task, 1)							\
 	ACTION(PREV_TASK, "prev-task-event", "K", "", "", "",				\
-	       "Select the previous event of the same task")				\
+	       "Select the previous event of the same task",				\
+	       ns_tui_act_jump_task, -1)						\
 	ACTION(NEXT_CPU, "next-cpu-event", ")", "", "", "",				\
-	       "Select the next event on the same CPU")					\
+	       "Select the next event on the same CPU",					\
+	       ns_tui_act_jump_cpu, 1)							\
 	ACTION(PREV_CPU, "prev-cpu-event", "(", "", "", "",				\
-	       "Select the previous event on the same CPU")				\
+	       "Select the previous event on the same CPU",				\
+	       ns_tui_act_jump_cpu, -1)							\
 	ACTION(NEXT_TYPE, "next-type-event", "*", "", "", "",				\
-	       "Select the next event of the same type (as vim's * and #)")		\
+	       "Select the next event of the same type (as vim's * and #)",		\
+	       ns_tui_act_jump_type, 1)							\
 	ACTION(PREV_TYPE, "prev-type-event", "#", "", "", "",				\
-	       "Select the previous event of the same type")				\
+	       "Select the previous event of the same type",				\
+	       ns_tui_act_jump_type, -1)						\
 	ACTION(ONLY_TASK, "only-task", "t", "", "", "",					\
-	       "Filter: show only the selected event's task")				\
+	       "Filter: show only the selected event's task",				\
+	       ns_tui_act_filter_task, NS_FILTER_SHOW)					\
 	ACTION(HIDE_TASK, "hide-task", "T", "", "", "",					\
-	       "Filter: hide the selected event's task")				\
+	       "Filter: hide the selected event's task",				\
+	       ns_tui_act_filter_task, NS_FILTER_HIDE)					\
 	ACTION(ONLY_EVENT, "only-event", "e", "", "", "",				\
-	       "Filter: show only events of the selected event's type")			\
+	       "Filter: show only events of the selected event's type",			\
+	       ns_tui_act_filter_event, NS_FILTER_SHOW)					\
 	ACTION(HIDE_EVENT, "hide-event", "E", "", "", "",				\
-	       "Filter: hide events of the selected event's type")			\
+	       "Filter: hide events of the selected event's type",			\
+	       ns_tui_act_filter_event, NS_FILTER_HIDE)					\
 	ACTION(ONLY_CPU, "only-cpu", "c", "", "", "",					\
-	       "Filter: show only the selected event's CPU")				\
+	       "Filter: show only the selected event's CPU",				\
+	       ns_tui_act_filter_cpu, NS_FILTER_SHOW)					\
 	ACTION(CLEAR_FILTERS, "clear-filters", "u", "", "", "",				\
-	       "Clear every filter (task rows and hidden CPU rows stay)")		\
+	       "Clear every filter (task rows and hidden CPU rows stay)",		\
+	       ns_tui_act_clear_filters, 0)						\
 	ACTION(FILTER_WHERE, "filter-where", "w", "", "", "",				\
-	       "Where new filters apply: list and graph, the list only, the graph only") \
+	       "Where new filters apply: list and graph, the list only, the graph only", \
+	       ns_tui_act_filter_where, 0)						\
 	ACTION(TASK_ROW, "task-row", "R", "", "", "",					\
-	       "Add (or remove) a graph row for the selected event's task")		\
+	       "Add (or remove) a graph row for the selected event's task",		\
+	       ns_tui_act_task_row, 0)							\
 	ACTION(PICK_TASKS, "pick-tasks", "p <F2>", "", "", "",				\
-	       "Task picker: every task, its events and CPU time; rows and filters")	\
+	       "Task picker: every task, its events and CPU time; rows and filters",	\
+	       ns_tui_picker_open, NS_PICK_TASKS)					\
 	ACTION(PICK_EVENTS, "pick-events", "s <F3>", "", "", "",			\
-	       "Event picker: systems and events, to show only or hide")		\
+	       "Event picker: systems and events, to show only or hide",		\
+	       ns_tui_picker_open, NS_PICK_EVENTS)					\
 	ACTION(PICK_CPUS, "pick-cpus", "C <F4>", "", "", "",				\
-	       "CPU picker: show or hide CPU rows, filter by CPU")			\
+	       "CPU picker: show or hide CPU rows, filter by CPU",			\
+	       ns_tui_picker_open, NS_PICK_CPUS)					\
 	ACTION(PICK_FILTERS, "pick-filters", "F <F5>", "", "", "",			\
-	       "The filters in force, to remove one")					\
+	       "The filters in force, to remove one",					\
+	       ns_tui_picker_open, NS_PICK_FILTERS)					\
 	ACTION(GRAPH_BIGGER, "graph-bigger", "<C-w>+", "", "", "",			\
-	       "Give the graph pane one more row (the list one fewer)")		\
+	       "Give the graph pane one more row (the list one fewer)",			\
+	       ns_tui_graph_resize, 1)							\
 	ACTION(GRAPH_SMALLER, "graph-smaller", "<C-w>-", "", "", "",			\
-	       "Give the graph pane one row fewer")					\
+	       "Give the graph pane one row fewer",					\
+	       ns_tui_graph_resize, -1)							\
 	ACTION(FRESH_START, "fresh-start", "U", "", "", "",				\
-	       "Start fresh: forget the session restored at start (view, filters)")
+	       "Start fresh: forget the session restored at start (view, filters)",	\
+	       ns_tui_fresh_start, 0)
+
+/*
+ * The overlays' own actions, bound in their own scope ([keys.picker],
+ * [keys.help] in config.ini) and shown in the help and the man page under
+ * their overlay. A key an overlay does not bind goes on as before: typed
+ * into a picker's narrowing text; any other key closes the help.
+ *
+ * OVERLAY(id, name, scope, keys, legend, help, handler, arg)
+ *   scope  PICKER or HELP
+ *   legend the picker's bottom line: a label for each picker, by
+ *          enum ns_tui_picker_kind (tasks,events,cpus,filters); an empty
+ *          label leaves the key out of that picker's line
+ */
+#define NS_TUI_OVERLAY_ACTIONS(OVERLAY)							\
+	OVERLAY(PICK_UP, "picker-up", PICKER, "<Up>", "",				\
+		"Select the item above", ns_tui_pick_move, -1)				\
+	OVERLAY(PICK_DOWN, "picker-down", PICKER, "<Down>", "",				\
+		"Select the item below", ns_tui_pick_move, 1)				\
+	OVERLAY(PICK_PAGE_UP, "picker-page-up", PICKER, "<PageUp>", "",			\
+		"Up by a page", ns_tui_pick_page, -1)					\
+	OVERLAY(PICK_PAGE_DOWN, "picker-page-down", PICKER, "<PageDown>", "",		\
+		"Down by a page", ns_tui_pick_page, 1)					\
+	OVERLAY(PICK_FIRST, "picker-first", PICKER, "<Home>", "",			\
+		"Select the first item", ns_tui_pick_end, -1)				\
+	OVERLAY(PICK_LAST, "picker-last", PICKER, "<End>", "",				\
+		"Select the last item", ns_tui_pick_end, 1)				\
+	OVERLAY(PICK_UNNARROW, "picker-unnarrow", PICKER, "<BS>", "",			\
+		"Take the last character off the text typed to narrow the list",	\
+		ns_tui_pick_unnarrow, 0)						\
+	OVERLAY(PICK_ENTER, "picker-enter", PICKER, "<Enter>", "row,only,row,remove",	\
+		"Tasks: add or remove the task's row; events: show only, again to stop; " \
+		"CPUs: show or hide the CPU's row; filters: remove the filter",		\
+		ns_tui_pick_act, NS_ACT_PICK_ENTER)					\
+	OVERLAY(PICK_ONLY, "picker-only", PICKER, "<C-o>", "only,only,only,",		\
+		"Show only this (a filter), again to remove it",			\
+		ns_tui_pick_act, NS_ACT_PICK_ONLY)					\
+	OVERLAY(PICK_HIDE, "picker-hide", PICKER, "<C-x>", "hide,hide,hide,remove",	\
+		"Hide this, again to remove it; in the filters picker: remove the filter", \
+		ns_tui_pick_act, NS_ACT_PICK_HIDE)					\
+	OVERLAY(PICK_REMOVE, "picker-remove", PICKER, "<Del>", ",,,remove",		\
+		"In the filters picker: remove the filter",				\
+		ns_tui_pick_act, NS_ACT_PICK_REMOVE)					\
+	OVERLAY(PICK_SORT, "picker-sort", PICKER, "<C-t>", "sort,,,",			\
+		"Tasks: sort by pid, comm, events, CPU time",				\
+		ns_tui_pick_sort, 0)							\
+	OVERLAY(PICK_WHERE, "picker-where", PICKER, "<Tab>", "where,where,where,where",	\
+		"Where new filters apply: list and graph, the list only, the graph only", \
+		ns_tui_pick_where, 0)							\
+	OVERLAY(PICK_CLOSE, "picker-close", PICKER, "<Esc>", "close,close,close,close",	\
+		"Close the picker", ns_tui_pick_close, 0)				\
+	OVERLAY(HELP_UP, "help-up", HELP, "<Up> k <C-p>", "",				\
+		"Scroll the help up a line", ns_tui_help_scroll, -1)			\
+	OVERLAY(HELP_DOWN, "help-down", HELP, "<Down> j <C-n>", "",			\
+		"Scroll the help down a line", ns_tui_help_scroll, 1)			\
+	OVERLAY(HELP_PAGE_UP, "help-page-up", HELP, "<PageUp> <C-b>", "",		\
+		"Scroll the help up a page", ns_tui_help_page, -1)			\
+	OVERLAY(HELP_PAGE_DOWN, "help-page-down", HELP, "<PageDown> <C-f> <Space>", "",	\
+		"Scroll the help down a page", ns_tui_help_page, 1)			\
+	OVERLAY(HELP_TOP, "help-top", HELP, "<Home> g", "",				\
+		"The help's first line", ns_tui_help_end, -1)				\
+	OVERLAY(HELP_BOTTOM, "help-bottom", HELP, "<End> G", "",			\
+		"The help's last lines", ns_tui_help_end, 1)
 
 enum ns_tui_action {
 	NS_ACT_NONE = -1,
-#define NS_TUI_ACTION_ENUM(id, name, any, list, graph, hint, help) NS_ACT_##id,
+#define NS_TUI_ACTION_ENUM(id, name, any, list, graph, hint, help, fn, arg) NS_ACT_##id,
 	NS_TUI_ACTIONS(NS_TUI_ACTION_ENUM)
 #undef NS_TUI_ACTION_ENUM
+#define NS_TUI_OVERLAY_ENUM(id, name, scope, keys, legend, help, fn, arg) NS_ACT_##id,
+	NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_ENUM)
+#undef NS_TUI_OVERLAY_ENUM
 	NS_NR_ACTIONS,
 };
+
+struct ns_tui;
+
+/* What an action does: the handler column of the table, given its arg column. */
+typedef void ns_tui_handler_fn(struct ns_tui *t, int arg);
+
+/* The handlers' declarations, from the table (a handler named twice is declared twice). */
+#define NS_TUI_ACTION_PROTO(id, name, any, list, graph, hint, help, fn, arg) ns_tui_handler_fn fn;
+NS_TUI_ACTIONS(NS_TUI_ACTION_PROTO)
+#undef NS_TUI_ACTION_PROTO
+#define NS_TUI_OVERLAY_PROTO(id, name, scope, keys, legend, help, fn, arg) ns_tui_handler_fn fn;
+NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_PROTO)
+#undef NS_TUI_OVERLAY_PROTO
 
 #endif

@@ -17,9 +17,24 @@
 #include "tui-int.h"
 
 static const char *const action_names[NS_NR_ACTIONS] = {
-#define NS_TUI_ACTION_NAME(id, name, any, list, graph, hint, help) [NS_ACT_##id] = name,
+#define NS_TUI_ACTION_NAME(id, name, any, list, graph, hint, help, fn, arg) [NS_ACT_##id] = name,
 	NS_TUI_ACTIONS(NS_TUI_ACTION_NAME)
 #undef NS_TUI_ACTION_NAME
+#define NS_TUI_OVERLAY_NAME(id, name, scope, keys, legend, help, fn, arg) [NS_ACT_##id] = name,
+	NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_NAME)
+#undef NS_TUI_OVERLAY_NAME
+};
+
+/* Where each action may be bound: the panes' sections, or its overlay's. */
+static const unsigned char action_scopes[NS_NR_ACTIONS] = {
+#define NS_TUI_ACTION_SCOPES(id, name, any, list, graph, hint, help, fn, arg)	\
+	[NS_ACT_##id] = NS_TUI_PANES_MASK,
+	NS_TUI_ACTIONS(NS_TUI_ACTION_SCOPES)
+#undef NS_TUI_ACTION_SCOPES
+#define NS_TUI_OVERLAY_SCOPES(id, name, scope, keys, legend, help, fn, arg)	\
+	[NS_ACT_##id] = 1u << NS_SCOPE_##scope,
+	NS_TUI_OVERLAY_ACTIONS(NS_TUI_OVERLAY_SCOPES)
+#undef NS_TUI_OVERLAY_SCOPES
 };
 
 _Static_assert(NS_TUI_TASK_COLOURS == 16, "name every task role below");
@@ -122,14 +137,19 @@ void ns_tui_config_schema(struct ns_config_schema *schema)
 	schema->roles = ns_tui_role_names;
 	schema->nr_roles = NS_NR_ROLES;
 	schema->check_keys = ns_tui_check_binding;
+	schema->action_scopes = action_scopes;
 }
 
 _Static_assert((int)NS_CONFIG_KEYS_ANY == (int)NS_SCOPE_ANY &&
 	       (int)NS_CONFIG_KEYS_LIST == (int)NS_SCOPE_LIST &&
 	       (int)NS_CONFIG_KEYS_GRAPH == (int)NS_SCOPE_GRAPH &&
+	       (int)NS_CONFIG_KEYS_PICKER == (int)NS_SCOPE_PICKER &&
+	       (int)NS_CONFIG_KEYS_HELP == (int)NS_SCOPE_HELP &&
 	       (int)NS_CONFIG_NR_SCOPES == (int)NS_NR_SCOPES, "config scopes are key map scopes");
 
-static const char *const scope_section[NS_NR_SCOPES] = { "keys", "keys.list", "keys.graph" };
+static const char *const scope_section[NS_NR_SCOPES] = {
+	"keys", "keys.list", "keys.graph", "keys.picker", "keys.help",
+};
 
 struct binding_line {
 	int line, act, scope;
@@ -164,9 +184,11 @@ static void unreachable(const struct ns_tui_keymap *km, const struct ns_config *
 		for (i = 0; i < km->nr; i++) {
 			const struct ns_tui_binding *b = &km->b[i];
 
+			/* the same scope, or [keys] against a pane's: an overlay's are apart */
 			if (b->nr_keys != 1 || b->keys[0] != first ||
-			    (b->scope != bl->scope && b->scope != NS_SCOPE_ANY &&
-			     bl->scope != NS_SCOPE_ANY))
+			    (b->scope != bl->scope &&
+			     ((b->scope != NS_SCOPE_ANY && bl->scope != NS_SCOPE_ANY) ||
+			      b->scope >= NS_TUI_PANE_SCOPES || bl->scope >= NS_TUI_PANE_SCOPES)))
 				continue;
 			ns_diag_add(d, c->path, bl->line, "%s: '%.*s' can never be typed: "
 				    "its first key alone is %s", action_names[bl->act],
@@ -360,7 +382,7 @@ static void print_role(FILE *out, int role)
 		fputs(words++ ? " on " : "on ", out);
 		print_colour(out, bg);
 	}
-	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(attrs); i++) {
 		if (a & attrs[i].a)
 			fprintf(out, " %s", attrs[i].name);
 	}
@@ -450,7 +472,8 @@ void ns_tui_print_config(FILE *out)
 			      "; 'a), separated by blanks; they replace the action's default\n"
 			      "; keys, and are taken away from any other action. Empty, or none:\n"
 			      "; the action has no key. [keys] is for both panes, [keys.list]\n"
-			      "; and [keys.graph] for one pane, whose keys come first there.\n",
+			      "; and [keys.graph] for one pane, whose keys come first there;\n"
+			      "; [keys.picker] and [keys.help] for the overlays' own actions.\n",
 			      out);
 		for (act = 0; act < NS_NR_ACTIONS; act++) {
 			if (ns_tui_actions[act].keys[scope][0])

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The one door of every input. Keys from the terminal and from --snapshot,
- * mouse clicks and resizes all come through ns_tui_input(): keys go through
- * the key map to an action, mouse events are placed on the panes. While the
- * help is shown, the list's movement keys scroll it and anything else
- * closes it.
+ * mouse clicks and resizes all come through ns_tui_input(): the overlays'
+ * layers see keys and mouse first (layers.c); then keys go through the key
+ * map to an action, and mouse events are placed on the panes.
  */
 #include "tui-int.h"
-#include "narrow.h"
 
 #define NS_TUI_WHEEL_ROWS	3	/* list rows per wheel notch */
 
@@ -26,53 +24,13 @@ static int normal_key(int key)
 	}
 }
 
-static void help_key(struct ns_tui *t, int key)
-{
-	int rows = ns_tui_help_rows(t), last = ns_tui_help_nr_lines(t) - rows;
-	enum ns_tui_action act = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_LIST, key);
-
-	if (act == NS_ACT_NONE && t->keymap.nr_pending)
-		return;
-	switch (act) {
-	case NS_ACT_MOVE_UP:
-		t->help_top--;
-		break;
-	case NS_ACT_MOVE_DOWN:
-		t->help_top++;
-		break;
-	case NS_ACT_PAGE_UP:
-		t->help_top -= rows;
-		break;
-	case NS_ACT_PAGE_DOWN:
-		t->help_top += rows;
-		break;
-	case NS_ACT_MOVE_FIRST:
-		t->help_top = 0;
-		break;
-	case NS_ACT_MOVE_LAST:
-		t->help_top = last;
-		break;
-	default:
-		t->help_shown = 0;
-		return;
-	}
-	if (t->help_top > last)
-		t->help_top = last;
-	if (t->help_top < 0)
-		t->help_top = 0;
-}
-
 static void key(struct ns_tui *t, int key)
 {
 	enum ns_tui_action act;
 
 	key = normal_key(key);
-	if (t->help_shown) {
-		help_key(t, key);
-		return;
-	}
-	/* the prompt, a picker or a job under way take the key first */
-	if (ns_tui_narrow_key(t, key))
+	/* the overlays take the key first (layers.c), top first */
+	if (ns_tui_layers_key(t, key))
 		return;
 	act = ns_tui_keymap_feed(&t->keymap,
 				 t->focus == NS_FOCUS_GRAPH ? NS_SCOPE_GRAPH : NS_SCOPE_LIST, key);
@@ -171,14 +129,7 @@ static void wheel(struct ns_tui *t, int x, int y, int steps)
 
 static void mouse(struct ns_tui *t, const struct ns_tui_input *in)
 {
-	if (t->help_shown) {
-		if (in->kind == NS_IN_WHEEL_UP || in->kind == NS_IN_WHEEL_DOWN)
-			help_key(t, in->kind == NS_IN_WHEEL_UP ? KEY_UP : KEY_DOWN);
-		else if (in->kind == NS_IN_PRESS)
-			t->help_shown = 0;
-		return;
-	}
-	if (t->lay.too_small || ns_tui_modal(t) || ns_tui_busy(t))
+	if (ns_tui_layers_mouse(t, in) || t->lay.too_small)
 		return;
 	switch (in->kind) {
 	case NS_IN_PRESS:

@@ -9,11 +9,11 @@
  * The status line at the bottom shows the focused pane, key hints made from
  * the action table, the position, and one-shot messages.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "tui-int.h"
-#include "narrow.h"
+#include "filtering.h"
 
 #define NS_TUI_BAR_GAP	"  "
 
@@ -137,7 +137,7 @@ void ns_tui_draw_status(struct ns_tui *t)
 		rw = 0;
 
 	n = snprintf(left, sizeof(left), "[%s] ", t->focus == NS_FOCUS_GRAPH ? "graph" : "list");
-	if (t->help_shown) {
+	if (ns_tui_help_shown(t)) {
 		snprintf(left + n, sizeof(left) - n,
 			 "help: j/k PgUp/PgDn scroll, any other key closes");
 	} else if (t->message[0]) {
@@ -154,4 +154,46 @@ void ns_tui_draw_status(struct ns_tui *t)
 			left, 0, attr);
 	if (rw)
 		ns_tui_put_text(t->status, &t->glyphs, 0, cols - rw, rw, right, 0, attr);
+}
+
+void ns_tui_message(struct ns_tui *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->message, sizeof(t->message), fmt, ap);
+	va_end(ap);
+}
+
+int ns_tui_filter_line(const struct ns_tui *t)
+{
+	return t->flt && ns_filter_set_nr_entries(t->flt->applied) > 0;
+}
+
+void ns_tui_draw_filter_line(struct ns_tui *t, WINDOW *win, int y)
+{
+	struct ns_tui_filtering *flt = t->flt;
+	int n = ns_filter_set_nr_entries(flt->applied), i, cols = t->lay.cols, rw;
+	char line[1024], right[96], d[300];
+	struct ns_filter_entry e;
+	size_t len;
+
+	snprintf(right, sizeof(right), "  %llu of %llu shown",
+		 (unsigned long long)ns_view_nr_rows(&t->view),
+		 (unsigned long long)ns_trace_nr_events(t->trace));
+	rw = (int)strlen(right);
+	len = (size_t)snprintf(line, sizeof(line), "Filters:");
+	for (i = 0; i < n && len < sizeof(line); i++) {
+		ns_filter_set_entry(flt->applied, i, &e);
+		ns_tui_describe_entry(t, &e, d, sizeof(d));
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s", i ? "," : "", d);
+	}
+	ns_tui_fill(win, y, 0, cols, t->theme.attr[NS_ROLE_BAR_ACTIVE]);
+	if (rw > cols / 2)
+		rw = 0;
+	ns_tui_put_text(win, &t->glyphs, y, 0, cols - rw, line, 0,
+			t->theme.attr[NS_ROLE_BAR_ACTIVE]);
+	if (rw)
+		ns_tui_put_text(win, &t->glyphs, y, cols - rw, rw, right, 0,
+				t->theme.attr[NS_ROLE_BAR_ACTIVE]);
 }

@@ -6,7 +6,7 @@
  * idle, a blank where nothing is known; blocks take their task's colour.
  * Markers A and B and the selected event are vertical lines through the
  * rows, with their letters on the ruler; in the graph's focus the cursor is
- * a reverse-video cell. Task rows follow the CPU rows (narrow.c draws their
+ * a reverse-video cell. Task rows follow the CPU rows (draw_task_row(): their
  * bins: the task's running time coloured by CPU), and the lines cross them.
  *
  * Ruler ticks fall on round times, 1, 2 or 5 times a power of ten ns,
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "tui-int.h"
-#include "narrow.h"
+#include "filtering.h"
 
 #define NS_TUI_LABEL_GAP	2	/* blank columns between ruler labels */
 
@@ -34,7 +34,7 @@ static uint64_t tick_step(const struct ns_view *v, int *decimals)
 	for (k = 0; k < 19; k++, pow *= 10) {
 		size_t m;
 
-		for (m = 0; m < sizeof(mult) / sizeof(mult[0]); m++) {
+		for (m = 0; m < NS_ARRAY_SIZE(mult); m++) {
 			uint64_t step = pow * mult[m];
 			int dec = k < 9 ? 9 - k : 0;
 			int label_w = label_int + (dec ? dec + 1 : 0);
@@ -95,11 +95,36 @@ static void draw_ruler(struct ns_tui *t)
 	}
 }
 
+/* Task row @id's bins on screen row @y, coloured by the CPU the task ran on. */
+static void draw_task_row(struct ns_tui *t, int y, int id)
+{
+	struct ns_tui_graph_rows *rs = &t->rowset;
+	const struct ns_view *v = &t->view;
+	int col, x0 = t->lay.label_w;
+
+	if (id < 0 || id >= rs->nr_task || NS_GROW(rs->bins, rs->nr_bins, (size_t)v->cols))
+		return;
+	ns_task_row_bins(rs->task[id], t->flt->vis, v->start_ns, v->end_ns, v->cols, rs->bins);
+	for (col = 0; col < v->cols; col++) {
+		const struct ns_task_bin *b = &rs->bins[col];
+		/* coloured by the CPU: cpu + 1, as 0 would be the idle role */
+		attr_t attr = ns_tui_task_attr(&t->theme, b->cpu + 1);
+		wchar_t ch = L' ';
+
+		if (b->flags & NS_BIN_EVENTS)
+			ch = t->glyphs.events;
+		else if (b->flags & NS_BIN_RUNNING)
+			ch = t->glyphs.running;
+		ns_tui_put_glyph(t->graph, y, x0 + col, ch, ch == L' ' ?
+				 t->theme.attr[NS_ROLE_NORMAL] : attr);
+	}
+}
+
 static void draw_cpu_row(struct ns_tui *t, int y, int r)
 {
 	const struct ns_tui_theme *th = &t->theme;
 	const struct ns_tui_glyphs *g = &t->glyphs;
-	const struct ns_tui_grow *gr = ns_tui_graph_row(t, r);
+	const struct ns_tui_graph_row *gr = ns_tui_graph_row(t, r);
 	int x0 = t->lay.label_w, nr_rows = ns_tui_nr_graph_rows(t), col, cpu;
 	char label[64];
 
@@ -112,8 +137,8 @@ static void draw_cpu_row(struct ns_tui *t, int y, int r)
 		ns_tui_put_glyph(t->graph, y, x0 - 1, L'v', th->attr[NS_ROLE_CPU_LABEL]);
 	if (!gr)
 		return;
-	if (gr->kind == NS_GROW_TASK) {
-		ns_tui_draw_task_row(t, y, gr->id);
+	if (gr->kind == NS_ROW_TASK) {
+		draw_task_row(t, y, gr->id);
 		return;
 	}
 	cpu = gr->id;

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tui-int.h"
-#include "narrow.h"
+#include "filtering.h"
 
 enum list_col {
 	COL_NUM,
@@ -129,7 +129,7 @@ static void draw_info(struct ns_tui *t, const struct columns *c, int y, attr_t a
 static void highlight(struct ns_tui *t, const struct columns *c, int y, int col, int scol,
 		      const char *text, int skip)
 {
-	const struct ns_search *s = t->nw ? t->nw->search : NULL;
+	const struct ns_search *s = t->flt ? t->flt->search : NULL;
 	size_t start, len;
 	int x, w;
 

@@ -3,13 +3,16 @@
  * The help overlay: every key of the action table, pane by pane, drawn
  * over the graph, bar and list (the status line stays). Its lines come
  * from the same walk over actions.h as the man page's KEYS section, then
- * what the mouse does and what the glyphs mean. Help texts longer than the
- * screen is wide are wrapped under their own column.
+ * what the mouse does and what the glyphs mean, then the : commands from
+ * their table (commands.c). Help texts longer than the screen is wide are
+ * wrapped under their own column. It is a modal layer (layers.c): its own
+ * keys ([keys.help]) scroll it, anything else closes it.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "tui-int.h"
+#include "prompt.h"
 
 #define NS_TUI_HELP_KEYS_W	26	/* the keys' column */
 
@@ -28,18 +31,8 @@ static const char *const help_tail[] = {
 	"  /COLUMN OP TEXT, no blanks: COLUMN task pid cpu event info any,",
 	"                OP : contains  = is  ! does not contain  ~ regex (grep -E)",
 	"  Examples      /task=gzip  /pid=1234  /info~prev_state=D  /event!sched",
-	"",
-	"Commands (: then Enter; Up/Down: history)",
-	"  goto SECS     the first event at or after SECS (10172.572790)",
-	"  N             event number N",
-	"  filter [-v] [-g|-l] EXPR   as trace-cmd report -F (and -v); -g/-l: graph/list",
-	"  show|hide task|event|system|cpu WHAT [graph|list|both]",
-	"  cpu LIST, pid LIST, task NAME   as --cpu, --pid, --task;  cpurows LIST|all",
-	"  tasks, events, cpus, filters    the pickers;  clear  (all filters);  where",
-	"",
-	"Pickers: type to narrow, Enter (row or only), C-o only, C-x hide, Tab where,",
-	"  C-t sort (tasks), Esc closes",
 };
+
 
 /* One pass over the help's lines: counts them, and draws those on screen. */
 struct help_pass {
@@ -59,7 +52,7 @@ static void line(struct help_pass *p, const char *text, int indent, int role)
 	p->line++;
 }
 
-/* The keys, then the help wrapped at the width beside them. */
+/* The keys, then the help wrapped at the width beside them (below keys too wide). */
 static void entry(struct help_pass *p, const char *keys, const char *help)
 {
 	int text_w = p->width - NS_TUI_HELP_KEYS_W - 2, first = 1;
@@ -67,6 +60,12 @@ static void entry(struct help_pass *p, const char *keys, const char *help)
 
 	if (text_w < 20)
 		text_w = 20;
+	if ((int)strlen(keys) >= NS_TUI_HELP_KEYS_W) {
+		snprintf(buf, sizeof(buf), "  %s", keys);
+		line(p, buf, 0, NS_ROLE_HELP);
+		first = 0;
+		keys = "";
+	}
 	while (*help || first) {
 		int n = (int)strlen(help), cut = n;
 
@@ -105,12 +104,22 @@ static void walk(struct help_pass *p)
 	size_t i;
 
 	ns_tui_walk_keymap(&p->t->keymap, emit, p);
-	for (i = 0; i < sizeof(help_tail) / sizeof(help_tail[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(help_tail); i++) {
 		const struct ns_tui_glyphs *g = &p->t->glyphs;
 
 		snprintf(buf, sizeof(buf), help_tail[i], (wint_t)g->events, (wint_t)g->running,
 			 (wint_t)g->idle, (wint_t)g->vline);
 		line(p, buf, 0, NS_ROLE_HELP);
+	}
+	line(p, "", 0, NS_ROLE_HELP);
+	line(p, "Commands (: then Enter; Up/Down: history; Tab completes a name)", 0,
+	     NS_ROLE_HELP_TITLE);
+	for (i = 0; i < (size_t)ns_tui_nr_commands; i++) {
+		const struct ns_tui_command *c = &ns_tui_commands[i];
+
+		snprintf(buf, sizeof(buf), "%s%s%s%s%s", c->name, c->alias ? "|" : "",
+			 c->alias ? c->alias : "", c->args[0] ? " " : "", c->args);
+		entry(p, buf, c->help);
 	}
 }
 
@@ -122,18 +131,19 @@ int ns_tui_help_nr_lines(const struct ns_tui *t)
 	return p.line;
 }
 
-int ns_tui_help_rows(const struct ns_tui *t)
+/* The help's body has this many rows on the current screen. */
+static int help_rows(const struct ns_tui *t)
 {
 	return t->lay.rows - 2;	/* all but the title and the status line */
 }
 
-void ns_tui_draw_help(struct ns_tui *t)
+static void draw(struct ns_tui *t, void *unused)
 {
 	struct help_pass p = { .t = t, .width = t->lay.cols, .top = t->help_top };
 	int nr_lines = ns_tui_help_nr_lines(t), last;
 	char title[128];
 
-	p.rows = ns_tui_help_rows(t);
+	p.rows = help_rows(t);
 	last = t->help_top + p.rows < nr_lines ? t->help_top + p.rows : nr_lines;
 	p.win = newwin(t->lay.rows - 1, t->lay.cols, 0, 0);
 	if (!p.win)
@@ -146,4 +156,82 @@ void ns_tui_draw_help(struct ns_tui *t)
 	walk(&p);
 	wnoutrefresh(p.win);
 	delwin(p.win);
+}
+
+static const struct ns_tui_layer_ops help_layer;
+
+/* The last first line: the end of the help at the bottom of the screen. */
+static int last_top(const struct ns_tui *t)
+{
+	int last = ns_tui_help_nr_lines(t) - help_rows(t);
+
+	return last > 0 ? last : 0;
+}
+
+static void scroll_to(struct ns_tui *t, int top)
+{
+	int last = last_top(t);
+
+	t->help_top = top > last ? last : top < 0 ? 0 : top;
+}
+
+/* help-up, help-down */
+void ns_tui_help_scroll(struct ns_tui *t, int lines)
+{
+	scroll_to(t, t->help_top + lines);
+}
+
+/* help-page-up, help-page-down */
+void ns_tui_help_page(struct ns_tui *t, int dir)
+{
+	scroll_to(t, t->help_top + dir * help_rows(t));
+}
+
+/* help-top, help-bottom */
+void ns_tui_help_end(struct ns_tui *t, int dir)
+{
+	scroll_to(t, dir < 0 ? 0 : last_top(t));
+}
+
+/* The help's own keys ([keys.help]) scroll it; any other key closes it. */
+static int key(struct ns_tui *t, void *unused, int key)
+{
+	enum ns_tui_action act = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_HELP, key);
+
+	if (act != NS_ACT_NONE)
+		ns_tui_actions[act].run(t, ns_tui_actions[act].arg);
+	else if (!t->keymap.nr_pending)
+		ns_tui_layer_pop(t, &help_layer);
+	return 1;
+}
+
+/* The wheel scrolls, a click closes. */
+static int mouse(struct ns_tui *t, void *state, const struct ns_tui_input *in)
+{
+	if (in->kind == NS_IN_WHEEL_UP || in->kind == NS_IN_WHEEL_DOWN)
+		ns_tui_help_scroll(t, in->kind == NS_IN_WHEEL_UP ? -1 : 1);
+	else if (in->kind == NS_IN_PRESS)
+		ns_tui_layer_pop(t, &help_layer);
+	return 1;
+}
+
+static const struct ns_tui_layer_ops help_layer = {
+	.name = "help",
+	.modal = 1,
+	.key = key,
+	.mouse = mouse,
+	.draw = draw,
+};
+
+/* help: the overlay, from its first line */
+void ns_tui_help_open(struct ns_tui *t, int unused)
+{
+	t->help_top = 0;
+	if (ns_tui_layer_push(t, &help_layer, NULL))
+		ns_tui_message(t, "Too many overlays open");
+}
+
+int ns_tui_help_shown(const struct ns_tui *t)
+{
+	return ns_tui_layer_shown(t, &help_layer);
 }

@@ -24,17 +24,12 @@
 
 #include "tui-int.h"
 
-const struct ns_tui_action_info ns_tui_actions[NS_NR_ACTIONS] = {
-#define NS_TUI_ACTION_INFO(id, n, any, list, graph, h, text) \
-	[NS_ACT_##id] = { .name = n, .keys = { any, list, graph }, .hint = h, .help = text },
-	NS_TUI_ACTIONS(NS_TUI_ACTION_INFO)
-#undef NS_TUI_ACTION_INFO
-};
-
 const char *const ns_tui_scope_title[NS_NR_SCOPES] = {
 	[NS_SCOPE_ANY] = "In both panes",
 	[NS_SCOPE_LIST] = "In the list (the focus at start)",
 	[NS_SCOPE_GRAPH] = "In the graph (Tab moves the focus there)",
+	[NS_SCOPE_PICKER] = "In the pickers (other keys type into the text that narrows the list)",
+	[NS_SCOPE_HELP] = "In this help (any other key closes it)",
 };
 
 static const struct {
@@ -72,7 +67,7 @@ static int parse_name(const char *name, size_t len, struct ns_tui_input in[2],
 	buf[len] = '\0';
 	memset(in, 0, 2 * sizeof(*in));
 
-	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(key_names); i++) {
 		if (!strcasecmp(buf, key_names[i].name)) {
 			in[0].key = key_names[i].key;
 			return 1;
@@ -100,7 +95,7 @@ static int parse_name(const char *name, size_t len, struct ns_tui_input in[2],
 		in[0].y = b;
 		return 1;
 	}
-	for (i = 0; i < sizeof(mouse_names) / sizeof(mouse_names[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(mouse_names); i++) {
 		size_t nl = strlen(mouse_names[i].name);
 
 		if (nl != (size_t)(arg - buf) || strncasecmp(buf, mouse_names[i].name, nl))
@@ -274,11 +269,13 @@ int ns_tui_keymap_bind(struct ns_tui_keymap *km, int scope, enum ns_tui_action a
 	int a, s;
 
 	if (strlen(keys) >= NS_TUI_KEYS_TEXT || act < 0 || act >= NS_NR_ACTIONS || scope < 0 ||
-	    scope >= NS_NR_SCOPES)
+	    scope >= NS_NR_SCOPES || !(ns_tui_actions[act].scopes & (1u << scope)))
 		return -EINVAL;
 	for (a = 0; a < NS_NR_ACTIONS; a++) {
 		for (s = 0; s < NS_NR_SCOPES; s++) {
-			if ((a == (int)act && s == scope) || (scope != NS_SCOPE_ANY && s != scope))
+			/* [keys] takes a key from both panes, never from an overlay */
+			if ((a == (int)act && s == scope) ||
+			    (s != scope && (scope != NS_SCOPE_ANY || s >= NS_TUI_PANE_SCOPES)))
 				continue;
 			if (strip_keys(km->text[a][s], keys) && taken && a != (int)act)
 				taken[a] = 1;
@@ -319,16 +316,16 @@ enum ns_tui_action ns_tui_keymap_feed(struct ns_tui_keymap *km, int scope, int k
 	int had_prefix = km->nr_pending > 0;
 
 	km->pending[km->nr_pending++] = key;
-	/* the focused pane's own keys first, then the keys of both panes */
+	/* the focused pane's own keys first, then the keys of both panes (not in an overlay) */
 	b = match(km, scope, 1);
-	if (!b)
+	if (!b && scope < NS_TUI_PANE_SCOPES)
 		b = match(km, NS_SCOPE_ANY, 1);
 	if (b) {
 		km->nr_pending = 0;
 		return b->action;
 	}
 	if (km->nr_pending < NS_TUI_MAX_SEQ &&
-	    (match(km, scope, 0) || match(km, NS_SCOPE_ANY, 0)))
+	    (match(km, scope, 0) || (scope < NS_TUI_PANE_SCOPES && match(km, NS_SCOPE_ANY, 0))))
 		return NS_ACT_NONE;
 	km->nr_pending = 0;
 	/* a broken sequence: the last key may still mean something alone */

@@ -16,14 +16,13 @@
 #include <stdlib.h>
 
 #include "tui-int.h"
-#include "narrow.h"
 
 void ns_tui_free_windows(struct ns_tui *t)
 {
 	WINDOW **w[] = { &t->graph, &t->bar, &t->list, &t->status };
 	size_t i;
 
-	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(w); i++) {
 		if (*w[i])
 			delwin(*w[i]);
 		*w[i] = NULL;
@@ -87,14 +86,8 @@ int ns_tui_layout(struct ns_tui *t, int cols, int rows)
 
 	free(t->bins);
 	t->bins = calloc(l->graph_cols, sizeof(*t->bins));
-	if (list_rows > t->nr_rows_alloc) {
-		struct ns_pos *p = realloc(t->rows, list_rows * sizeof(*p));
-
-		if (!p)
-			goto nomem;
-		t->rows = p;
-		t->nr_rows_alloc = list_rows;
-	}
+	if (NS_GROW(t->rows, t->nr_rows_alloc, (size_t)list_rows))
+		goto nomem;
 	if (!t->bins)
 		goto nomem;
 
@@ -125,4 +118,29 @@ void ns_tui_show_cursor_cpu(struct ns_tui *t)
 		t->cpu_top = t->cursor_cpu - rows + 1;
 	if (rows > 0 && t->cpu_top > nr_cpus - rows)
 		t->cpu_top = nr_cpus - rows > 0 ? nr_cpus - rows : 0;
+}
+
+uint64_t ns_tui_col_mid_ns(const struct ns_tui *t, int col)
+{
+	const struct ns_view *v = &t->view;
+	uint64_t a = ns_window_col_ns(v->start_ns, v->end_ns, v->cols, col);
+	uint64_t b = ns_window_col_ns(v->start_ns, v->end_ns, v->cols, col + 1);
+
+	return a + (b - a) / 2;
+}
+
+void ns_tui_cursor_to_selection(struct ns_tui *t)
+{
+	const struct ns_view *v = &t->view;
+	int col;
+
+	if (v->selected_cpu < 0)
+		return;
+	/* a hidden CPU's event leaves the cursor on its row */
+	if (ns_tui_row_of_cpu(t, v->selected_cpu) >= 0)
+		t->cursor_cpu = ns_tui_row_of_cpu(t, v->selected_cpu);
+	ns_tui_show_cursor_cpu(t);
+	col = ns_window_ns_col(v->start_ns, v->end_ns, v->cols, v->selected_ns);
+	if (col >= 0)
+		t->cursor_col = col;
 }

@@ -16,7 +16,8 @@
 #include <time.h>
 
 #include "nurseshark/session.h"
-#include "narrow.h"
+#include "filtering.h"
+#include "prompt.h"
 
 /* A message for the status line: "/home/ann/.config/x/config.ini:3: ..." as "config.ini:3: ...". */
 static const char *brief(const char *msg)
@@ -107,10 +108,10 @@ static void sync_search(struct ns_tui *t)
 	struct ns_search *search = NULL;
 	char err[256];
 
-	if (!ns_filter_set_search(t->nw->fs, &spec))
+	if (!ns_filter_set_search(t->flt->fs, &spec))
 		search = ns_search_compile(&spec, err, sizeof(err));
-	ns_search_free(t->nw->search);
-	t->nw->search = search;
+	ns_search_free(t->flt->search);
+	t->flt->search = search;
 }
 
 /* The filter set changed here: filter now, so that the view lands on the rows it shows. */
@@ -129,9 +130,9 @@ static void restore(struct ns_tui *t, const struct ns_session *s, const char *wh
 	unsigned applied;
 
 	compare_trace(s, what, t->setup ? t->setup->trace_id : NULL, d);
-	if (filters && t->nw) {
+	if (filters && t->flt) {
 		ns_tui_filters_begin_change(t);
-		ns_session_restore_filters(s, t->nw->fs, t->trace, what, d);
+		ns_session_restore_filters(s, t->flt->fs, t->trace, what, d);
 		refilter_now(t);
 	}
 	apply_panes(t, s);
@@ -181,7 +182,7 @@ void ns_tui_persist_start(struct ns_tui *t, const struct ns_tui_setup *setup)
 static int capture(struct ns_tui *t, struct ns_session *s)
 {
 	int ret = ns_session_capture(s, t->setup ? t->setup->trace_id : NULL, &t->view,
-				     t->nw ? t->nw->fs : NULL);
+				     t->flt ? t->flt->fs : NULL);
 
 	s->have |= NS_SESS_FOCUS | NS_SESS_GRAPH_ROWS | NS_SESS_INFO_SCROLL | NS_SESS_CURSOR;
 	s->focus_graph = t->focus == NS_FOCUS_GRAPH;
@@ -321,14 +322,14 @@ static void save_filters_as(struct ns_tui *t, const char *file, unsigned flags)
 		return;
 	}
 	path = expand(file);
-	if (!path || !t->nw)
+	if (!path || !t->flt)
 		ns_tui_message(t, "Out of memory");
-	else if ((ret = ns_filters_save(t->nw->fs, path, &how, err, sizeof(err))) == -EEXIST)
+	else if ((ret = ns_filters_save(t->flt->fs, path, &how, err, sizeof(err))) == -EEXIST)
 		ns_tui_confirm(t, answer_filters, file, "%s: replace it? (y/n)", err);
 	else if (ret)
 		ns_tui_message(t, "Filters not saved: %s", err);
 	else
-		ns_tui_message(t, "%d filters saved to %s", ns_filter_set_nr_entries(t->nw->fs),
+		ns_tui_message(t, "%d filters saved to %s", ns_filter_set_nr_entries(t->flt->fs),
 			       path);
 	free(path);
 }
@@ -352,13 +353,13 @@ static void load_filters(struct ns_tui *t, const char *file)
 	path = expand(file);
 	fs = ns_filter_set_alloc();
 	ns_diag_init(&d);
-	if (!path || !fs || !t->nw) {
+	if (!path || !fs || !t->flt) {
 		ns_tui_message(t, "Out of memory");
 	} else if (!ns_filters_read(fs, path, &d)) {
 		dropped = ns_filters_keep_applicable(fs, t->trace, path, &d);
 		ns_tui_filters_begin_change(t);
-		ns_filter_set_clear_entries(t->nw->fs);
-		ns_session_copy_filters(t->nw->fs, fs, NS_SESS_FILTERS);
+		ns_filter_set_clear_entries(t->flt->fs);
+		ns_session_copy_filters(t->flt->fs, fs, NS_SESS_FILTERS);
 		ns_tui_refilter(t);
 		snprintf(lead, sizeof(lead), "%d filters loaded from %s%s",
 			 ns_filter_set_nr_entries(fs), path, dropped ? ", some skipped" : "");
@@ -371,32 +372,29 @@ static void load_filters(struct ns_tui *t, const char *file)
 	free(path);
 }
 
-/**
- * ns_tui_persist_command - the : commands of sessions and filter files
- * @cmd: the command's name; @arg: the rest of the line (a file name)
- * Returns 1 when @cmd is one of them, 0 otherwise.
- */
-int ns_tui_persist_command(struct ns_tui *t, const char *cmd, const char *arg)
+/* The command table's entries (commands.c): @file is the rest of the line. */
+void ns_tui_cmd_save_session(struct ns_tui *t, char *file, int unused)
 {
-	while (*arg == ' ')
-		arg++;
-	if (!strcmp(cmd, "save-session"))
-		save_session(t, arg);
-	else if (!strcmp(cmd, "load-session"))
-		load_session(t, arg);
-	else if (!strcmp(cmd, "save-filters"))
-		save_filters(t, arg);
-	else if (!strcmp(cmd, "load-filters"))
-		load_filters(t, arg);
-	else if (!strcmp(cmd, "fresh"))
-		ns_tui_run_action(t, NS_ACT_FRESH_START);
-	else
-		return 0;
-	return 1;
+	save_session(t, file);
 }
 
-/* Start fresh: the view, panes and filters of a first opening, without the session. */
-static void fresh_start(struct ns_tui *t)
+void ns_tui_cmd_load_session(struct ns_tui *t, char *file, int unused)
+{
+	load_session(t, file);
+}
+
+void ns_tui_cmd_save_filters(struct ns_tui *t, char *file, int unused)
+{
+	save_filters(t, file);
+}
+
+void ns_tui_cmd_load_filters(struct ns_tui *t, char *file, int unused)
+{
+	load_filters(t, file);
+}
+
+/* fresh-start: the view, panes and filters of a first opening, without the session. */
+void ns_tui_fresh_start(struct ns_tui *t, int unused)
 {
 	struct ns_view *v = &t->view;
 	const struct ns_tui_setup *setup = t->setup;
@@ -412,12 +410,12 @@ static void fresh_start(struct ns_tui *t)
 	t->info_skip = 0;
 	t->graph_rows = setup && setup->config ? setup->config->graph_rows : 0;
 	ns_tui_layout(t, t->lay.cols, t->lay.rows);
-	if (t->nw) {
+	if (t->flt) {
 		ns_tui_filters_begin_change(t);
 		if (setup && setup->fresh_filters)
-			ns_filter_set_copy(t->nw->fs, setup->fresh_filters);
+			ns_filter_set_copy(t->flt->fs, setup->fresh_filters);
 		else
-			ns_session_reset_filters(t->nw->fs, ~0u);
+			ns_session_reset_filters(t->flt->fs, ~0u);
 		ns_tui_refilter(t);	/* in slices, as any change of filters */
 		sync_search(t);
 	}
@@ -426,8 +424,8 @@ static void fresh_start(struct ns_tui *t)
 	ns_tui_message(t, "Started fresh: no session applied; quitting saves this one");
 }
 
-/* The graph pane one CPU row taller (@rows > 0) or shorter. */
-static void graph_size(struct ns_tui *t, int rows)
+/* graph-bigger, graph-smaller: the graph pane one CPU row taller (@rows > 0) or shorter. */
+void ns_tui_graph_resize(struct ns_tui *t, int rows)
 {
 	int now = t->lay.cpu_rows > 0 ? t->lay.cpu_rows : 1, want = now + rows;
 
@@ -439,22 +437,4 @@ static void graph_size(struct ns_tui *t, int rows)
 	if (t->lay.cpu_rows == now)
 		ns_tui_message(t, "The graph has %d rows: %s", now, rows > 0 ?
 			       "no room or no more rows to show" : "the fewest");
-}
-
-/* The actions of this file; 1 if @act is one of them. */
-int ns_tui_persist_action(struct ns_tui *t, enum ns_tui_action act)
-{
-	switch (act) {
-	case NS_ACT_FRESH_START:
-		fresh_start(t);
-		return 1;
-	case NS_ACT_GRAPH_BIGGER:
-		graph_size(t, 1);
-		return 1;
-	case NS_ACT_GRAPH_SMALLER:
-		graph_size(t, -1);
-		return 1;
-	default:
-		return 0;
-	}
 }

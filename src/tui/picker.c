@@ -2,67 +2,81 @@
 /*
  * The pickers: a list over the panes of every task (pid, comm, events, CPU
  * time), every event system and event the trace has events of (with the
- * count), every CPU, or
- * every filter in force. Typing narrows the list (comm or pid, a name, a
- * CPU number), as fzf and htop's filter do; the keys that act are the ones
- * that cannot be typed into a name:
- *   Enter   tasks: add or remove the task's row; CPUs: show or hide the
- *           CPU's row; events: show only / stop showing only; filters: remove
- *   C-o     only this (a show filter), again to remove it
- *   C-x     hide this, again to remove it; in the filters picker: remove
- *   Tab     where new filters apply: list and graph, list, graph
- *   C-t     tasks: sort by pid, comm, events, CPU time
- *   Up/Down PgUp/PgDn Home/End move, Backspace unnarrows, Esc closes.
- * Every change applies at once, as a quick filter does.
+ * count), every CPU, or every filter in force. Typing narrows the list
+ * (comm or pid, a name, a CPU number), as fzf and htop's filter do; the
+ * keys that act are the picker's own table (NS_TUI_OVERLAY_ACTIONS in
+ * actions.h, [keys.picker] in config.ini), by default keys that cannot be
+ * typed into a name: Enter, C-o, C-x, Del, C-t, Tab, the moves, Backspace
+ * and Esc. The same table makes the bottom line of each picker, the help's
+ * and the man page's. Every change applies at once, as a quick filter
+ * does. The picker is a modal layer (layers.c).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "narrow.h"
+#include "filtering.h"
+#include "picker.h"
 
 static struct ns_tui_picker *picker_of(struct ns_tui *t)
 {
-	return &t->nw->pick;
+	return t->picker;
 }
 
-void ns_tui_picker_close(struct ns_tui *t)
+static const struct ns_tui_layer_ops picker_layer;
+
+/* Out of the stack: its lists go (the close op). */
+static void reset(struct ns_tui *t, void *state)
 {
-	struct ns_tui_picker *p = picker_of(t);
+	struct ns_tui_picker *p = state;
 
 	free(p->items);
 	free(p->shown);
 	memset(p, 0, sizeof(*p));
 }
 
-static int push_item(struct ns_tui_picker *p, int *cap, const struct ns_tui_pick_item *it)
+void ns_tui_picker_close(struct ns_tui *t)
 {
-	if (p->nr_items == *cap) {
-		int ncap = *cap ? *cap * 2 : 64;
-		struct ns_tui_pick_item *n = realloc(p->items, ncap * sizeof(*n));
+	ns_tui_layer_pop(t, &picker_layer);
+}
 
-		if (!n)
-			return -ENOMEM;
-		p->items = n;
-		*cap = ncap;
-	}
+static int push_item(struct ns_tui_picker *p, const struct ns_tui_pick_item *it)
+{
+	if (NS_GROW(p->items, p->cap, p->nr_items + 1))
+		return -ENOMEM;
 	p->items[p->nr_items++] = *it;
 	return 0;
 }
 
-static int load_tasks(struct ns_tui *t, int *cap)
+/* The task list, built on the first picker of tasks. */
+static int tasks_load(struct ns_tui *t)
+{
+	struct ns_tui_filtering *flt = t->flt;
+	int n;
+
+	if (flt->tasks)
+		return 0;
+	n = ns_task_list_build(t->trace, &flt->tasks);
+	if (n < 0)
+		return n;
+	flt->nr_tasks = n;
+	return 0;
+}
+
+static int load_tasks(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
-	int i, ret = ns_tui_tasks_load(t);
+	int i, ret = tasks_load(t);
 
-	for (i = 0; !ret && i < t->nw->nr_tasks; i++) {
-		const struct ns_task_info *ti = &t->nw->tasks[i];
+	for (i = 0; !ret && i < t->flt->nr_tasks; i++) {
+		const struct ns_task_info *ti = &t->flt->tasks[i];
 		struct ns_tui_pick_item it = { .kind = NS_FILTER_TASK, .value = ti->pid,
 					       .count = ti->nr_events, .ns = ti->cpu_ns };
 
 		snprintf(it.name, sizeof(it.name), "%s", ti->comm);
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	return ret;
 }
@@ -74,12 +88,13 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int load_events(struct ns_tui *t, int *cap)
+static int load_events(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
 	int nr_cpus = ns_trace_nr_cpus(t->trace), nt = ns_trace_nr_event_types(t->trace);
 	uint64_t *count = calloc(65536, sizeof(*count)), n, i;
-	int cpu, k, first, ret = 0;
+	int cpu, k, ret = 0;
+	size_t first;
 
 	if (!count)
 		return -ENOMEM;
@@ -98,7 +113,7 @@ static int load_events(struct ns_tui *t, int *cap)
 		snprintf(it.name, sizeof(it.name), "%s/%s", ns_trace_event_system(t->trace, type),
 			 ns_trace_event_name(t->trace, type));
 		it.count = count[type];
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	free(count);
 	if (ret)
@@ -106,7 +121,7 @@ static int load_events(struct ns_tui *t, int *cap)
 	qsort(p->items, p->nr_items, sizeof(*p->items), cmp_name);
 	/* a line per system, with the sum of its events; sorted before them below */
 	first = p->nr_items;
-	for (k = 0; k < first && !ret; k++) {
+	for (k = 0; k < (int)first && !ret; k++) {
 		struct ns_tui_pick_item it = { .kind = NS_FILTER_SYSTEM };
 		const char *slash = strchr(p->items[k].name, '/');
 
@@ -119,14 +134,14 @@ static int load_events(struct ns_tui *t, int *cap)
 			continue;
 		}
 		it.count = p->items[k].count;
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	/* "sched" sorts before "sched/sched_switch" */
 	qsort(p->items, p->nr_items, sizeof(*p->items), cmp_name);
 	return ret;
 }
 
-static int load_cpus(struct ns_tui *t, int *cap)
+static int load_cpus(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
 	int cpu, ret = 0;
@@ -136,25 +151,25 @@ static int load_cpus(struct ns_tui *t, int *cap)
 
 		it.count = ns_trace_cpu_nr_events(t->trace, cpu);
 		snprintf(it.name, sizeof(it.name), "CPU%d", cpu);
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	return ret;
 }
 
-static int load_filters(struct ns_tui *t, int *cap)
+static int load_filters(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
-	int n = ns_filter_set_nr_entries(t->nw->fs), i, ret = 0;
+	int n = ns_filter_set_nr_entries(t->flt->fs), i, ret = 0;
 	struct ns_filter_entry e;
 
 	p->nr_items = 0;
 	for (i = 0; i < n && !ret; i++) {
 		struct ns_tui_pick_item it = { .value = i };
 
-		ns_filter_set_entry(t->nw->fs, i, &e);
+		ns_filter_set_entry(t->flt->fs, i, &e);
 		it.kind = e.kind;
 		ns_tui_describe_entry(t, &e, it.name, sizeof(it.name));
-		ret = push_item(p, cap, &it);
+		ret = push_item(p, &it);
 	}
 	return ret;
 }
@@ -194,7 +209,7 @@ static void narrow(struct ns_tui *t)
 	p->nr_shown = 0;
 	if (!p->shown)
 		return;
-	for (i = 0; i < p->nr_items; i++) {
+	for (i = 0; i < (int)p->nr_items; i++) {
 		const struct ns_tui_pick_item *it = &p->items[i];
 
 		snprintf(num, sizeof(num), "%d", it->value);
@@ -212,10 +227,10 @@ static void narrow(struct ns_tui *t)
 static int reload(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
-	int cap = p->nr_items, ret = 0;
+	int ret = 0;
 
 	if (p->kind == NS_PICK_FILTERS)
-		ret = load_filters(t, &cap);
+		ret = load_filters(t);
 	narrow(t);
 	return ret;
 }
@@ -223,36 +238,40 @@ static int reload(struct ns_tui *t)
 void ns_tui_picker_open(struct ns_tui *t, int kind)
 {
 	struct ns_tui_picker *p = picker_of(t);
-	int cap = 0, ret;
+	int ret;
 
 	ns_tui_picker_close(t);
 	p->kind = kind;
 	if (kind == NS_PICK_TASKS) {
 		p->sort = 2;	/* the busiest first */
-		ret = load_tasks(t, &cap);
+		ret = load_tasks(t);
 	} else if (kind == NS_PICK_EVENTS) {
-		ret = load_events(t, &cap);
+		ret = load_events(t);
 	} else if (kind == NS_PICK_CPUS) {
-		ret = load_cpus(t, &cap);
+		ret = load_cpus(t);
 	} else {
-		ret = load_filters(t, &cap);
+		ret = load_filters(t);
 	}
 	if (ret) {
-		ns_tui_picker_close(t);
+		reset(t, p);
 		ns_tui_message(t, "Out of memory");
 		return;
 	}
 	narrow(t);
+	if (ns_tui_layer_push(t, &picker_layer, p)) {
+		reset(t, p);
+		ns_tui_message(t, "Too many overlays open");
+	}
 }
 
 /* The entry of @mode on the item, or -1. */
 static int entry_of(struct ns_tui *t, const struct ns_tui_pick_item *it, int mode)
 {
-	int n = ns_filter_set_nr_entries(t->nw->fs), i;
+	int n = ns_filter_set_nr_entries(t->flt->fs), i;
 	struct ns_filter_entry e;
 
 	for (i = 0; i < n; i++) {
-		ns_filter_set_entry(t->nw->fs, i, &e);
+		ns_filter_set_entry(t->flt->fs, i, &e);
 		if (e.kind != it->kind || e.mode != mode)
 			continue;
 		if (e.kind == NS_FILTER_TASK || e.kind == NS_FILTER_CPU ? e.value == it->value :
@@ -268,7 +287,7 @@ static void toggle_filter(struct ns_tui *t, const struct ns_tui_pick_item *it, i
 
 	if (i >= 0) {
 		ns_tui_filters_begin_change(t);
-		ns_filter_set_remove(t->nw->fs, i);
+		ns_filter_set_remove(t->flt->fs, i);
 		ns_tui_refilter(t);
 	} else {
 		ns_tui_add_filter(t, it->kind, mode, it->value,
@@ -277,98 +296,134 @@ static void toggle_filter(struct ns_tui *t, const struct ns_tui_pick_item *it, i
 	}
 }
 
-static void act(struct ns_tui *t, int key)
+/* Keep the selection on an item shown. */
+static void clamp(struct ns_tui_picker *p)
 {
-	struct ns_tui_picker *p = picker_of(t);
-	struct ns_tui_pick_item *it;
-
-	if (!p->nr_shown)
-		return;
-	it = &p->items[p->shown[p->sel]];
-	if (p->kind == NS_PICK_FILTERS) {
-		if (key == '\n' || key == ('X' - 64) || key == KEY_DC) {
-			ns_tui_filters_begin_change(t);
-			ns_filter_set_remove(t->nw->fs, it->value);
-			ns_tui_refilter(t);
-			reload(t);
-		}
-		return;
-	}
-	if (key == '\n' && p->kind == NS_PICK_TASKS) {
-		ns_tui_toggle_task_row(t, it->value);
-	} else if (key == '\n' && p->kind == NS_PICK_CPUS) {
-		ns_filter_set_hide_cpu(t->nw->fs, it->value,
-				       !ns_filter_set_cpu_hidden(t->nw->fs, it->value));
-		ns_tui_refilter(t);
-	} else if (key == '\n' || key == ('O' - 64)) {
-		toggle_filter(t, it, NS_FILTER_SHOW);
-	} else if (key == ('X' - 64)) {
-		toggle_filter(t, it, NS_FILTER_HIDE);
-	}
-}
-
-int ns_tui_picker_key(struct ns_tui *t, int key)
-{
-	struct ns_tui_picker *p = picker_of(t);
-	int rows = t->lay.rows - 8, len = (int)strlen(p->narrow);
-
-	if (rows < 1)
-		rows = 1;
-	switch (key) {
-	case 27:
-		ns_tui_picker_close(t);
-		return 1;
-	case KEY_UP:
-		p->sel--;
-		break;
-	case KEY_DOWN:
-		p->sel++;
-		break;
-	case KEY_PPAGE:
-		p->sel -= rows;
-		break;
-	case KEY_NPAGE:
-		p->sel += rows;
-		break;
-	case KEY_HOME:
-		p->sel = 0;
-		break;
-	case KEY_END:
-		p->sel = p->nr_shown - 1;
-		break;
-	case KEY_BACKSPACE:
-		if (len)
-			p->narrow[len - 1] = '\0';
-		narrow(t);
-		break;
-	case '\t':
-		ns_tui_narrow_action(t, NS_ACT_FILTER_WHERE);
-		break;
-	case 'T' - 64:
-		if (p->kind == NS_PICK_TASKS) {
-			p->sort = (p->sort + 1) % 4;
-			narrow(t);
-		}
-		break;
-	case '\n':
-	case 'O' - 64:
-	case 'X' - 64:
-	case KEY_DC:
-		act(t, key);
-		break;
-	default:
-		if (key >= 32 && key < 127 && len < (int)sizeof(p->narrow) - 1) {
-			p->narrow[len] = (char)key;
-			p->narrow[len + 1] = '\0';
-			p->sel = 0;
-			narrow(t);
-		}
-		break;
-	}
 	if (p->sel >= p->nr_shown)
 		p->sel = p->nr_shown - 1;
 	if (p->sel < 0)
 		p->sel = 0;
+}
+
+/* picker-enter, picker-only, picker-hide, picker-remove: @which is the action */
+void ns_tui_pick_act(struct ns_tui *t, int which)
+{
+	struct ns_tui_picker *p = picker_of(t);
+	struct ns_tui_pick_item *it;
+
+	if (p->kind == NS_PICK_NONE || !p->nr_shown)
+		return;
+	it = &p->items[p->shown[p->sel]];
+	if (p->kind == NS_PICK_FILTERS) {
+		if (which == NS_ACT_PICK_ENTER || which == NS_ACT_PICK_HIDE ||
+		    which == NS_ACT_PICK_REMOVE) {
+			ns_tui_filters_begin_change(t);
+			ns_filter_set_remove(t->flt->fs, it->value);
+			ns_tui_refilter(t);
+			reload(t);
+			clamp(p);
+		}
+		return;
+	}
+	if (which == NS_ACT_PICK_ENTER && p->kind == NS_PICK_TASKS) {
+		ns_tui_toggle_task_row(t, it->value);
+	} else if (which == NS_ACT_PICK_ENTER && p->kind == NS_PICK_CPUS) {
+		ns_filter_set_hide_cpu(t->flt->fs, it->value,
+				       !ns_filter_set_cpu_hidden(t->flt->fs, it->value));
+		ns_tui_refilter(t);
+	} else if (which == NS_ACT_PICK_ENTER || which == NS_ACT_PICK_ONLY) {
+		toggle_filter(t, it, NS_FILTER_SHOW);
+	} else if (which == NS_ACT_PICK_HIDE) {
+		toggle_filter(t, it, NS_FILTER_HIDE);
+	}
+}
+
+/* Rows of the list on this screen, for a page. */
+static int page_rows(const struct ns_tui *t)
+{
+	return t->lay.rows - 8 > 1 ? t->lay.rows - 8 : 1;
+}
+
+/* picker-up, picker-down */
+void ns_tui_pick_move(struct ns_tui *t, int dir)
+{
+	t->picker->sel += dir;
+	clamp(t->picker);
+}
+
+/* picker-page-up, picker-page-down */
+void ns_tui_pick_page(struct ns_tui *t, int dir)
+{
+	t->picker->sel += dir * page_rows(t);
+	clamp(t->picker);
+}
+
+/* picker-first, picker-last */
+void ns_tui_pick_end(struct ns_tui *t, int dir)
+{
+	t->picker->sel = dir < 0 ? 0 : t->picker->nr_shown - 1;
+	clamp(t->picker);
+}
+
+/* picker-unnarrow */
+void ns_tui_pick_unnarrow(struct ns_tui *t, int unused)
+{
+	struct ns_tui_picker *p = t->picker;
+	size_t len = strlen(p->narrow);
+
+	if (len)
+		p->narrow[len - 1] = '\0';
+	narrow(t);
+	clamp(p);
+}
+
+/* picker-sort: tasks by pid, comm, events, CPU time */
+void ns_tui_pick_sort(struct ns_tui *t, int unused)
+{
+	struct ns_tui_picker *p = t->picker;
+
+	if (p->kind != NS_PICK_TASKS)
+		return;
+	p->sort = (p->sort + 1) % 4;
+	narrow(t);
+	clamp(p);
+}
+
+/* picker-where */
+void ns_tui_pick_where(struct ns_tui *t, int unused)
+{
+	ns_tui_cycle_where(t);
+}
+
+/* picker-close */
+void ns_tui_pick_close(struct ns_tui *t, int unused)
+{
+	ns_tui_picker_close(t);
+}
+
+/*
+ * A key of the picker's own table (config.ini's [keys.picker]) runs its
+ * action; any other key that can be typed narrows the list.
+ */
+static int key(struct ns_tui *t, void *state, int key)
+{
+	struct ns_tui_picker *p = state;
+	enum ns_tui_action a = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_PICKER, key);
+	size_t len = strlen(p->narrow);
+
+	if (a != NS_ACT_NONE) {
+		ns_tui_actions[a].run(t, ns_tui_actions[a].arg);
+		return 1;
+	}
+	if (t->keymap.nr_pending)
+		return 1;
+	if (key >= 32 && key < 127 && len < sizeof(p->narrow) - 1) {
+		p->narrow[len] = (char)key;
+		p->narrow[len + 1] = '\0';
+		p->sel = 0;
+		narrow(t);
+		clamp(p);
+	}
 	return 1;
 }
 
@@ -379,12 +434,64 @@ static const char *const pick_title[] = {
 	[NS_PICK_FILTERS] = "Filters",
 };
 
-static const char *const pick_keys[] = {
-	[NS_PICK_TASKS] = "Enter:row  ^O:only  ^X:hide  ^T:sort  Tab:where  Esc:close",
-	[NS_PICK_EVENTS] = "Enter/^O:only  ^X:hide  Tab:where  Esc:close",
-	[NS_PICK_CPUS] = "Enter:row  ^O:only  ^X:hide  Tab:where  Esc:close",
-	[NS_PICK_FILTERS] = "Enter/^X/Del:remove  Tab:where  Esc:close",
-};
+/* "<C-o>" as "^O", "<Enter>" as "Enter": the first key of @keys, short. */
+static void key_label(const char *keys, char *buf, size_t len)
+{
+	size_t n = strcspn(keys, " ");
+
+	if (n == 5 && !strncmp(keys, "<C-", 3) && keys[4] == '>')
+		snprintf(buf, len, "^%c", toupper((unsigned char)keys[3]));
+	else if (n == 4 && !strncmp(keys, "<lt>", 4))
+		snprintf(buf, len, "<");
+	else if (n > 2 && keys[0] == '<' && keys[n - 1] == '>')
+		snprintf(buf, len, "%.*s", (int)n - 2, keys + 1);
+	else
+		snprintf(buf, len, "%.*s", (int)n, keys);
+}
+
+/* The label of @legend ("row,only,row,remove") for picker @kind, in @buf. */
+static void legend_label(const char *legend, int kind, char *buf, size_t len)
+{
+	int i;
+
+	for (i = NS_PICK_TASKS; i < kind && *legend; i++) {
+		legend = strchr(legend, ',');
+		legend = legend ? legend + 1 : "";
+	}
+	snprintf(buf, len, "%.*s", (int)strcspn(legend, ","), legend);
+}
+
+/*
+ * The bottom line: each picker action that means something in this picker,
+ * by its first key as bound now ("Enter:row  ^O:only ..."); keys of one
+ * meaning share it ("Enter/^X/Del:remove").
+ */
+static void legend(const struct ns_tui *t, int kind, char *line, size_t len)
+{
+	char prev[32] = "", label[32], keyl[32];
+	size_t n = 0;
+	int a;
+
+	line[0] = '\0';
+	for (a = 0; a < NS_NR_ACTIONS && n < len; a++) {
+		const char *keys = t->keymap.text[a][NS_SCOPE_PICKER];
+
+		if (!keys[0])
+			continue;
+		legend_label(ns_tui_actions[a].legend, kind, label, sizeof(label));
+		if (!label[0])
+			continue;
+		key_label(keys, keyl, sizeof(keyl));
+		if (!strcmp(label, prev) && n > strlen(prev) + 1) {
+			/* "Enter:only" and "^O:only" are "Enter/^O:only" */
+			n -= strlen(prev) + 1;
+			n += snprintf(line + n, len - n, "/%s:%s", keyl, label);
+		} else {
+			n += snprintf(line + n, len - n, "%s%s:%s", n ? "  " : "", keyl, label);
+		}
+		snprintf(prev, sizeof(prev), "%s", label);
+	}
+}
 
 static const char *const sort_name[] = { "pid", "comm", "events", "CPU time" };
 
@@ -394,24 +501,24 @@ static void marks(struct ns_tui *t, const struct ns_tui_pick_item *it, char m[4]
 	struct ns_tui_picker *p = picker_of(t);
 
 	m[0] = ' ';
-	if (p->kind == NS_PICK_TASKS && ns_filter_set_has_task_row(t->nw->fs, it->value))
+	if (p->kind == NS_PICK_TASKS && ns_filter_set_has_task_row(t->flt->fs, it->value))
 		m[0] = 'R';
-	if (p->kind == NS_PICK_CPUS && !ns_filter_set_cpu_hidden(t->nw->fs, it->value))
+	if (p->kind == NS_PICK_CPUS && !ns_filter_set_cpu_hidden(t->flt->fs, it->value))
 		m[0] = 'R';
 	m[1] = entry_of(t, it, NS_FILTER_SHOW) >= 0 ? '+' : ' ';
 	m[2] = entry_of(t, it, NS_FILTER_HIDE) >= 0 ? '-' : ' ';
 	m[3] = '\0';
 }
 
-void ns_tui_draw_picker(struct ns_tui *t)
+static void draw(struct ns_tui *t, void *state)
 {
-	struct ns_tui_picker *p = picker_of(t);
+	struct ns_tui_picker *p = state;
 	int w = t->lay.cols - 4, h = t->lay.rows - 3, rows, i, y;
 	attr_t normal = t->theme.attr[NS_ROLE_HELP], title = t->theme.attr[NS_ROLE_HELP_TITLE];
-	char line[256], m[4];
+	char line[256], m[4], keys[160];
 	WINDOW *win;
 
-	if (!t->nw || p->kind == NS_PICK_NONE || t->lay.too_small)
+	if (!p || p->kind == NS_PICK_NONE || t->lay.too_small)
 		return;
 	if (w > 100)
 		w = 100;
@@ -429,7 +536,7 @@ void ns_tui_draw_picker(struct ns_tui *t)
 	for (y = 0; y < h; y++)
 		ns_tui_fill(win, y, 0, w, normal);
 	snprintf(line, sizeof(line), "%s: %d of %d; type to narrow: %s_", pick_title[p->kind],
-		 p->nr_shown, p->nr_items, p->narrow);
+		 p->nr_shown, (int)p->nr_items, p->narrow);
 	ns_tui_fill(win, 0, 0, w, title);
 	ns_tui_put_text(win, &t->glyphs, 0, 1, w - 2, line, 0, title);
 	if (p->kind == NS_PICK_TASKS)
@@ -437,7 +544,7 @@ void ns_tui_draw_picker(struct ns_tui *t)
 			 "COMM", "EVENTS", "CPU TIME (s)", sort_name[p->sort]);
 	else if (p->kind == NS_PICK_FILTERS)
 		snprintf(line, sizeof(line), "    new filters apply to the %s",
-			 ns_tui_where_name(t->nw->where));
+			 ns_tui_where_name(t->flt->where));
 	else
 		snprintf(line, sizeof(line), "    %-40s %10s", p->kind == NS_PICK_CPUS ? "CPU" :
 			 "SYSTEM/EVENT", "EVENTS");
@@ -468,10 +575,20 @@ void ns_tui_draw_picker(struct ns_tui *t)
 		ns_tui_put_text(win, &t->glyphs, 2, 4, w - 4,
 				p->kind == NS_PICK_FILTERS && !p->nr_items ? "(no filters)" :
 				"(nothing matches)", 0, normal);
+	legend(t, p->kind, keys, sizeof(keys));
 	snprintf(line, sizeof(line), "%s   (R: row shown, +: only, -: hidden; where: %s)",
-		 pick_keys[p->kind], ns_tui_where_name(t->nw->where));
+		 keys, ns_tui_where_name(t->flt->where));
 	ns_tui_fill(win, h - 1, 0, w, title);
 	ns_tui_put_text(win, &t->glyphs, h - 1, 1, w - 2, line, 0, title);
 	wnoutrefresh(win);
 	delwin(win);
 }
+
+/* Modal: typing narrows the list, so every key is the picker's. */
+static const struct ns_tui_layer_ops picker_layer = {
+	.name = "picker",
+	.modal = 1,
+	.key = key,
+	.draw = draw,
+	.close = reset,
+};

@@ -3,19 +3,11 @@
  * The prompt in the status line: / and ? for a search, : for a command, as
  * in vim and less. A line editor (Left/Right, Home/End, C-a/C-e, C-u, C-w,
  * Backspace; Backspace on an empty line closes it) with a history per kind
- * that Up and Down walk; Enter runs the line, Esc drops it. While a search
+ * that Up and Down walk; Enter runs the line, Esc drops it; Tab completes
+ * a command's name from the command table. While a search
  * is typed, the right of the line says how it will be read ("task, exact"),
  * so that the syntax explains itself.
- *
- * The commands (F1 lists them too):
- *   goto TIME              the first event at or after TIME (seconds.usecs)
- *   N                      event number N (the # column)
- *   filter [-v] [-g|-l] F  add a filter in the syntax of trace-cmd report -F
- *   show|hide task|event|system|cpu WHAT [graph|list|both]
- *   cpu LIST, pid LIST, task NAME   as on the command line
- *   cpurows LIST|all       the CPU rows the graph shows
- *   tasks, events, cpus, filters    the pickers
- *   clear, where graph|list|both, help, quit
+ * The commands are a table in commands.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "narrow.h"
+#include "filtering.h"
+#include "picker.h"
+#include "prompt.h"
 
 void ns_tui_history_add(struct ns_tui_history *h, const char *line)
 {
@@ -61,26 +55,50 @@ void ns_tui_history_free(struct ns_tui_history *h)
 	h->nr = 0;
 }
 
+void ns_tui_prompt_free(struct ns_tui *t)
+{
+	if (!t->prompt)
+		return;
+	ns_tui_history_free(&t->prompt->history[0]);
+	ns_tui_history_free(&t->prompt->history[1]);
+	free(t->prompt);
+	t->prompt = NULL;
+}
+
+/* search, search-backward, command: open the prompt of @kind (enum ns_tui_prompt_kind) */
+void ns_tui_act_prompt(struct ns_tui *t, int kind)
+{
+	ns_tui_prompt_open(t, kind, "");
+}
+
+static const struct ns_tui_layer_ops prompt_layer;
+
 static struct ns_tui_history *history_of(struct ns_tui *t)
 {
-	return &t->nw->history[t->nw->prompt.kind == NS_PROMPT_COMMAND ? 0 : 1];
+	return &t->prompt->history[t->prompt->kind == NS_PROMPT_COMMAND ? 0 : 1];
 }
 
 void ns_tui_prompt_open(struct ns_tui *t, int kind, const char *text)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	struct ns_tui_prompt *p = t->prompt;
 
-	memset(p, 0, sizeof(*p));
 	p->kind = kind;
+	p->hist = 0;
+	p->typed[0] = '\0';
+	p->matches[0] = '\0';
 	snprintf(p->buf, sizeof(p->buf), "%s", text);
 	p->len = p->cur = (int)strlen(p->buf);
 	p->hist = history_of(t)->nr;
+	if (ns_tui_layer_push(t, &prompt_layer, p)) {
+		p->kind = NS_PROMPT_NONE;
+		ns_tui_message(t, "Too many overlays open");
+	}
 }
 
 void ns_tui_confirm(struct ns_tui *t, void (*answer)(struct ns_tui *t, int yes, const char *arg),
 		    const char *arg, const char *fmt, ...)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	struct ns_tui_prompt *p = t->prompt;
 	va_list ap;
 
 	ns_tui_prompt_open(t, NS_PROMPT_CONFIRM, "");
@@ -100,25 +118,25 @@ static void set_line(struct ns_tui_prompt *p, const char *s)
 
 static void run_line(struct ns_tui *t)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	struct ns_tui_prompt *p = t->prompt;
 	struct ns_search_spec spec = { 0 };
 	char line[NS_TUI_PROMPT_MAX], err[256];
 	int kind = p->kind;
 
 	snprintf(line, sizeof(line), "%s", p->buf);
 	ns_tui_history_add(history_of(t), line);
-	p->kind = NS_PROMPT_NONE;
+	ns_tui_layer_pop(t, &prompt_layer);
 	if (kind == NS_PROMPT_COMMAND) {
 		ns_tui_command(t, line);
 		return;
 	}
 	if (!*line) {
 		/* an empty search repeats the last one, in the new direction, as in vim */
-		if (!t->nw->search) {
+		if (!t->flt->search) {
 			ns_tui_message(t, "No previous search");
 			return;
 		}
-		spec = *ns_search_spec(t->nw->search);
+		spec = *ns_search_spec(t->flt->search);
 	} else if (ns_search_parse(line, &spec, err, sizeof(err))) {
 		ns_tui_message(t, "%s", err);
 		return;
@@ -127,27 +145,56 @@ static void run_line(struct ns_tui *t)
 	ns_tui_start_search(t, &spec);
 }
 
-int ns_tui_prompt_key(struct ns_tui *t, int key)
+/* Tab: complete the command name under the cursor, the line's first word. */
+static void complete(struct ns_tui_prompt *p)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	char prefix[NS_TUI_PROMPT_MAX], out[NS_TUI_PROMPT_MAX];
+	int n, i;
+
+	for (i = 0; i < p->cur && p->buf[i] != ' '; i++)
+		;
+	if (p->kind != NS_PROMPT_COMMAND || i < p->cur)
+		return;
+	snprintf(prefix, sizeof(prefix), "%.*s", p->cur, p->buf);
+	n = ns_tui_complete_command(prefix, out, sizeof(out), p->matches, sizeof(p->matches));
+	if (!n)
+		snprintf(p->matches, sizeof(p->matches), "no command %.40s...", prefix);
+	else if (n == 1)
+		p->matches[0] = '\0';
+	/* the completion replaces the word; what follows the cursor stays */
+	if (p->len - p->cur + (int)strlen(out) >= (int)sizeof(p->buf))
+		return;
+	memmove(p->buf + strlen(out), p->buf + p->cur, p->len - p->cur + 1);
+	memcpy(p->buf, out, strlen(out));
+	p->len += (int)strlen(out) - p->cur;
+	p->cur = (int)strlen(out);
+}
+
+static int key(struct ns_tui *t, void *state, int key)
+{
+	struct ns_tui_prompt *p = t->prompt;
 	struct ns_tui_history *h = history_of(t);
 	int i;
 
 	if (p->kind == NS_PROMPT_CONFIRM) {
-		p->kind = NS_PROMPT_NONE;
+		ns_tui_layer_pop(t, &prompt_layer);
 		p->answer(t, key == 'y' || key == 'Y', p->arg);
 		return 1;
 	}
+	p->matches[0] = '\0';
 	switch (key) {
+	case '\t':
+		complete(p);
+		break;
 	case 27:
-		p->kind = NS_PROMPT_NONE;
+		ns_tui_layer_pop(t, &prompt_layer);
 		break;
 	case '\n':
 		run_line(t);
 		break;
 	case KEY_BACKSPACE:
 		if (!p->len) {
-			p->kind = NS_PROMPT_NONE;
+			ns_tui_layer_pop(t, &prompt_layer);
 			break;
 		}
 		if (p->cur > 0) {
@@ -218,9 +265,9 @@ int ns_tui_prompt_key(struct ns_tui *t, int key)
 	return 1;
 }
 
-void ns_tui_draw_prompt(struct ns_tui *t)
+static void draw(struct ns_tui *t, void *state)
 {
-	struct ns_tui_prompt *p = &t->nw->prompt;
+	struct ns_tui_prompt *p = t->prompt;
 	static const char lead[] = { [NS_PROMPT_COMMAND] = ':', [NS_PROMPT_SEARCH] = '/',
 				     [NS_PROMPT_SEARCH_BACK] = '?' };
 	attr_t attr = t->theme.attr[NS_ROLE_NORMAL];
@@ -233,9 +280,12 @@ void ns_tui_draw_prompt(struct ns_tui *t)
 		skip = p->len > cols - 1 ? p->len - (cols - 1) : 0;
 		ns_tui_fill(t->status, 0, 0, cols, attr);
 		ns_tui_put_text(t->status, &t->glyphs, 0, 0, cols - 1, p->buf, skip, attr | A_BOLD);
+		wnoutrefresh(t->status);
 		return;
 	}
-	if (p->kind == NS_PROMPT_COMMAND) {
+	if (p->matches[0]) {
+		snprintf(right, sizeof(right), " %s ", p->matches);
+	} else if (p->kind == NS_PROMPT_COMMAND) {
 		snprintf(right, sizeof(right), " goto SECS | N | filter EXPR (F1) ");
 	} else if (!p->len) {
 		snprintf(right, sizeof(right), " TEXT or COLUMN[:=!~]TEXT (F1) ");
@@ -263,253 +313,22 @@ void ns_tui_draw_prompt(struct ns_tui *t)
 	if (rw)
 		ns_tui_put_text(t->status, &t->glyphs, 0, cols - rw, rw, right, 0,
 				t->theme.attr[NS_ROLE_STATUS]);
+	wnoutrefresh(t->status);
 }
 
-/* ---- commands ---------------------------------------------------------------------- */
-
-/* The next word of *s (moved past it and the blanks after). */
-static char *word(char **s)
+/* The line is gone (Esc, Enter, Backspace on an empty line, the end). */
+static void close_prompt(struct ns_tui *t, void *state)
 {
-	char *w;
+	struct ns_tui_prompt *p = state;
 
-	while (**s == ' ')
-		(*s)++;
-	w = *s;
-	while (**s && **s != ' ')
-		(*s)++;
-	if (**s)
-		*(*s)++ = '\0';
-	while (**s == ' ')
-		(*s)++;
-	return w;
+	p->kind = NS_PROMPT_NONE;
 }
 
-static int parse_where(const char *w)
-{
-	if (!strcmp(w, "graph"))
-		return NS_FILTER_GRAPH;
-	if (!strcmp(w, "list"))
-		return NS_FILTER_LIST;
-	if (!strcmp(w, "both"))
-		return NS_FILTER_BOTH;
-	return -1;
-}
-
-/* "sched_switch" -> "sched/sched_switch"; "sched/sched_switch" stays. */
-static int full_event_name(struct ns_tui *t, const char *name, char *buf, size_t len)
-{
-	int type;
-
-	if (strchr(name, '/')) {
-		snprintf(buf, len, "%s", name);
-		return 0;
-	}
-	type = ns_trace_event_type(t->trace, NULL, name);
-	if (type < 0)
-		return -ENOENT;
-	snprintf(buf, len, "%s/%s", ns_trace_event_system(t->trace, type), name);
-	return 0;
-}
-
-/* show|hide KIND WHAT [WHERE] */
-static void show_hide(struct ns_tui *t, int mode, char *rest)
-{
-	char *kind = word(&rest), *what = word(&rest), *where_w = word(&rest), name[256], err[128];
-	struct ns_filter_entry e = { .mode = mode, .where = t->nw->where };
-	int *vals = NULL, n, i, ret = 0;
-
-	if (*where_w && (e.where = parse_where(where_w)) < 0) {
-		ns_tui_message(t, "%s: want graph, list or both", where_w);
-		return;
-	}
-	e.kind = ns_filter_kind_from_name(kind);
-	if (e.kind < 0 || e.kind == NS_FILTER_ADVANCED || !*what) {
-		ns_tui_message(t, "Usage: %s task|event|system|cpu WHAT [graph|list|both]",
-			       mode == NS_FILTER_SHOW ? "show" : "hide");
-		return;
-	}
-	ns_tui_filters_begin_change(t);
-	if (e.kind == NS_FILTER_EVENT) {
-		if (full_event_name(t, what, name, sizeof(name))) {
-			ns_tui_message(t, "No event %s in this trace", what);
-			return;
-		}
-		e.name = name;
-		ret = ns_filter_set_add(t->nw->fs, &e);
-	} else if (e.kind == NS_FILTER_SYSTEM) {
-		e.name = what;
-		ret = ns_filter_set_add(t->nw->fs, &e);
-	} else {
-		/* tasks by pid or by name, CPUs by list */
-		if (e.kind == NS_FILTER_TASK && !isdigit((unsigned char)what[0]))
-			n = ns_task_pids_by_comm(t->trace, what, &vals);
-		else
-			n = ns_filter_parse_list(what, &vals, err, sizeof(err));
-		if (n <= 0) {
-			free(vals);
-			ns_tui_message(t, "%s", n == 0 ? "No task of that name" : err);
-			return;
-		}
-		for (i = 0; i < n && !ret; i++) {
-			e.value = vals[i];
-			ret = ns_filter_set_add(t->nw->fs, &e);
-		}
-		free(vals);
-	}
-	if (ret)
-		ns_tui_message(t, "Cannot add the filter: %s", strerror(-ret));
-	ns_tui_refilter(t);
-}
-
-/* filter [-v] [-g|-l] EXPRESSION */
-static void filter_cmd(struct ns_tui *t, char *rest)
-{
-	struct ns_filter_entry e = { .kind = NS_FILTER_ADVANCED, .mode = NS_FILTER_SHOW,
-				     .where = NS_FILTER_BOTH };
-
-	for (;;) {
-		while (*rest == ' ')
-			rest++;
-		if (!strncmp(rest, "-v ", 3))
-			e.mode = NS_FILTER_HIDE;
-		else if (!strncmp(rest, "-g ", 3))
-			e.where = NS_FILTER_GRAPH;
-		else if (!strncmp(rest, "-l ", 3))
-			e.where = NS_FILTER_LIST;
-		else
-			break;
-		rest += 3;
-	}
-	if (!*rest) {
-		ns_tui_message(t, "Usage: filter [-v] [-g|-l] EXPRESSION (as trace-cmd report -F)");
-		return;
-	}
-	e.name = rest;
-	ns_tui_filters_begin_change(t);
-	if (ns_filter_set_add(t->nw->fs, &e)) {
-		ns_tui_message(t, "Out of memory");
-		return;
-	}
-	/* a refused expression comes back with libtraceevent's message, the set as it was */
-	ns_tui_refilter(t);
-}
-
-/* cpu LIST / pid LIST / task NAME, as on the command line */
-static void cli_cmd(struct ns_tui *t, int kind, char *rest)
-{
-	struct ns_filter_args a;
-	char err[512];
-	int ret;
-
-	ns_filter_args_init(&a);
-	if (ns_filter_args_push(&a, kind, rest)) {
-		ns_tui_message(t, "Out of memory");
-		return;
-	}
-	ns_tui_filters_begin_change(t);
-	ret = ns_filter_args_apply(&a, t->trace, t->nw->fs, 1, err, sizeof(err));
-	ns_filter_args_free(&a);
-	if (ret)
-		ns_tui_message(t, "%s", err);
-	ns_tui_refilter(t);
-}
-
-static void cpurows_cmd(struct ns_tui *t, char *rest)
-{
-	int nr_cpus = ns_trace_nr_cpus(t->trace), *vals = NULL, n, i, cpu;
-	char err[128];
-
-	if (!strcmp(rest, "all")) {
-		for (cpu = 0; cpu < nr_cpus; cpu++)
-			ns_filter_set_hide_cpu(t->nw->fs, cpu, 0);
-	} else {
-		n = ns_filter_parse_list(rest, &vals, err, sizeof(err));
-		if (n < 0) {
-			ns_tui_message(t, "cpurows %s", err);
-			return;
-		}
-		for (cpu = 0; cpu < nr_cpus; cpu++) {
-			int keep = 0;
-
-			for (i = 0; i < n; i++)
-				keep |= vals[i] == cpu;
-			ns_filter_set_hide_cpu(t->nw->fs, cpu, !keep);
-		}
-		free(vals);
-	}
-	ns_tui_refilter(t);
-}
-
-void ns_tui_command(struct ns_tui *t, const char *line)
-{
-	char buf[NS_TUI_PROMPT_MAX], *rest = buf, *cmd;
-	uint64_t ts, n = ns_trace_nr_events(t->trace);
-	int where;
-
-	snprintf(buf, sizeof(buf), "%s", line);
-	cmd = word(&rest);
-	if (!*cmd)
-		return;
-	if (isdigit((unsigned char)cmd[0]) && !*rest) {
-		char *end;
-		unsigned long long row = strtoull(cmd, &end, 10);
-
-		if (*end || !n) {
-			ns_tui_message(t, "Not an event number: %s", cmd);
-			return;
-		}
-		ns_view_select(&t->view, row < n ? row : n - 1);
-		ns_tui_cursor_to_selection(t);
-		if (t->view.selected != row)
-			ns_tui_message(t, "Event %s is %s; #%llu is the nearest shown", cmd,
-				       row >= n ? "past the end" : "hidden by the filters",
-				       (unsigned long long)t->view.selected);
-	} else if (!strcmp(cmd, "goto") || !strcmp(cmd, "g")) {
-		if (ns_parse_ts(rest, &ts)) {
-			ns_tui_message(t, "Usage: goto SECONDS.USECS, as the Time column");
-			return;
-		}
-		if (ns_view_goto_ns(&t->view, ts))
-			ns_tui_message(t, "The list is empty");
-		else
-			ns_tui_cursor_to_selection(t);
-	} else if (!strcmp(cmd, "filter") || !strcmp(cmd, "F")) {
-		filter_cmd(t, rest);
-	} else if (!strcmp(cmd, "show") || !strcmp(cmd, "hide")) {
-		show_hide(t, cmd[0] == 's' ? NS_FILTER_SHOW : NS_FILTER_HIDE, rest);
-	} else if (!strcmp(cmd, "cpu")) {
-		cli_cmd(t, NS_FILTER_ARG_CPUS, rest);
-	} else if (!strcmp(cmd, "pid")) {
-		cli_cmd(t, NS_FILTER_ARG_PIDS, rest);
-	} else if (!strcmp(cmd, "task")) {
-		cli_cmd(t, NS_FILTER_ARG_TASK, rest);
-	} else if (!strcmp(cmd, "cpurows")) {
-		cpurows_cmd(t, rest);
-	} else if (!strcmp(cmd, "tasks")) {
-		ns_tui_picker_open(t, NS_PICK_TASKS);
-	} else if (!strcmp(cmd, "events")) {
-		ns_tui_picker_open(t, NS_PICK_EVENTS);
-	} else if (!strcmp(cmd, "cpus")) {
-		ns_tui_picker_open(t, NS_PICK_CPUS);
-	} else if (!strcmp(cmd, "filters")) {
-		ns_tui_picker_open(t, NS_PICK_FILTERS);
-	} else if (!strcmp(cmd, "clear") || !strcmp(cmd, "nofilter")) {
-		ns_tui_clear_filters(t);
-	} else if (!strcmp(cmd, "where")) {
-		where = parse_where(rest);
-		if (where < 0) {
-			ns_tui_message(t, "Usage: where graph|list|both");
-			return;
-		}
-		t->nw->where = where;
-		ns_tui_message(t, "New filters apply to the %s", ns_tui_where_name(where));
-	} else if (!strcmp(cmd, "help")) {
-		ns_tui_run_action(t, NS_ACT_HELP);
-	} else if (!strcmp(cmd, "q") || !strcmp(cmd, "quit")) {
-		t->quit = 1;
-	} else if (ns_tui_persist_command(t, cmd, rest)) {
-		/* save-session, load-session, save-filters, load-filters, fresh: persist.c */
-	} else {
-		ns_tui_message(t, "Unknown command: %s (F1 lists the commands)", cmd);
-	}
-}
+/* Modal: the prompt has the keyboard until Enter or Esc; the mouse waits. */
+static const struct ns_tui_layer_ops prompt_layer = {
+	.name = "prompt",
+	.modal = 1,
+	.key = key,
+	.draw = draw,
+	.close = close_prompt,
+};

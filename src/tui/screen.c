@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "tui-int.h"
-#include "narrow.h"
+#include "filtering.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -120,7 +120,7 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 		return ret;
 	}
 	t->view_ready = 1;
-	ret = ns_tui_narrow_open(t, setup);
+	ret = ns_tui_parts_open(t, setup);
 	if (ret) {
 		snprintf(err, err_len, "%s", strerror(-ret));
 		return ret;
@@ -138,7 +138,7 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 
 void ns_tui_close(struct ns_tui *t)
 {
-	ns_tui_narrow_close(t);
+	ns_tui_parts_close(t);
 	ns_tui_free_windows(t);
 	if (t->view_ready)
 		ns_view_free(&t->view);
@@ -177,14 +177,11 @@ void ns_tui_draw(struct ns_tui *t)
 	ns_tui_draw_bar(t);
 	ns_tui_draw_list(t);
 	ns_tui_draw_status(t);
-	ns_tui_draw_overlays(t);
 	wnoutrefresh(t->graph);
 	wnoutrefresh(t->bar);
 	wnoutrefresh(t->list);
 	wnoutrefresh(t->status);
-	ns_tui_draw_picker(t);
-	if (t->help_shown)
-		ns_tui_draw_help(t);
+	ns_tui_draw_layers(t);
 	doupdate();
 }
 

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "tui-int.h"
-#include "narrow.h"
+#include "filtering.h"
 
 /* Terminal types in every ncurses install; the output goes nowhere anyway. */
 static const char *const snapshot_terms[] = { "xterm", "vt100", "ansi" };
@@ -74,7 +74,7 @@ static int headless_begin(struct headless *h, int cols, int rows, char *err, siz
 		snprintf(err, err_len, "/dev/null: %s", strerror(errno));
 		return -EIO;
 	}
-	for (i = 0; !h->scr && i < sizeof(snapshot_terms) / sizeof(snapshot_terms[0]); i++)
+	for (i = 0; !h->scr && i < NS_ARRAY_SIZE(snapshot_terms); i++)
 		h->scr = newterm(snapshot_terms[i], h->out, h->in);
 	if (!h->scr) {
 		snprintf(err, err_len, "no terminfo entry for xterm, vt100 or ansi");
@@ -226,15 +226,8 @@ static int timed_step(struct ns_tui *t, const char *key, struct step_samples *s)
 	n = ns_tui_parse_input(&key, in, err, sizeof(err));
 	if (n <= 0)
 		return -EINVAL;
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		double *us = realloc(s->us, cap * sizeof(*us));
-
-		if (!us)
-			return -ENOMEM;
-		s->us = us;
-		s->cap = cap;
-	}
+	if (NS_GROW(s->us, s->cap, s->nr + 1))
+		return -ENOMEM;
 	t0 = cpu_us();
 	for (i = 0; i < n; i++)
 		ns_tui_input(t, &in[i]);
@@ -305,7 +298,7 @@ int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_
 		for (levels = 1; levels <= STEP_MAX_LEVELS && !ret; levels++) {
 			uint64_t width = t.view.end_ns - t.view.start_ns;
 
-			for (i = 0; i < sizeof(pans) / sizeof(pans[0]) && !ret; i++)
+			for (i = 0; i < NS_ARRAY_SIZE(pans) && !ret; i++)
 				ret = timed_step(&t, pans[i], &zoom);
 			if (ret)
 				break;
@@ -334,13 +327,13 @@ int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		at[nr_at++] = (seed >> 33) % n;
 	}
-	for (z = 0; z < sizeof(zooms) / sizeof(zooms[0]) && !ret; z++) {
+	for (z = 0; z < NS_ARRAY_SIZE(zooms) && !ret; z++) {
 		for (f = 0; f < (nr_at ? nr_at : 1) && !ret; f++) {
 			if (nr_at)
 				select_row(&t, at[f]);
 			feed_keys(&t, zooms[z]);
 			ns_tui_draw(&t);
-			for (i = 0; i < sizeof(pages) / sizeof(pages[0]) && !ret; i++)
+			for (i = 0; i < NS_ARRAY_SIZE(pages) && !ret; i++)
 				ret = timed_step(&t, pages[i], &page);
 		}
 	}
@@ -394,7 +387,7 @@ int ns_tui_snapshot_setup(struct ns_trace *trace, const struct ns_tui_setup *set
 	ret = ns_tui_open(&t, trace, setup, err, err_len);
 	if (ret)
 		goto out;
-	t.nw->sync = 1;
+	t.flt->sync = 1;
 	finish_jobs(&t);
 	ns_tui_draw(&t);
 	while (keys && !t.quit && (n = ns_tui_parse_input(&keys, in, err, err_len)) > 0) {

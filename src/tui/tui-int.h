@@ -14,6 +14,7 @@
 
 #include "nurseshark/model.h"
 #include "nurseshark/tui.h"
+#include "nurseshark/util.h"
 #include "actions.h"
 
 /* ---- colours: what is drawn, never which colour ------------------------- */
@@ -103,8 +104,15 @@ enum ns_tui_scope {
 	NS_SCOPE_ANY,
 	NS_SCOPE_LIST,
 	NS_SCOPE_GRAPH,
+	NS_SCOPE_PICKER,	/* the overlays' own: no "any" keys fall through to them */
+	NS_SCOPE_HELP,
 	NS_NR_SCOPES,
 };
+
+/* The scopes of the panes (ANY, LIST, GRAPH); those after are overlays'. */
+#define NS_TUI_PANE_SCOPES	3
+#define NS_TUI_PANES_MASK	((1u << NS_SCOPE_ANY) | (1u << NS_SCOPE_LIST) |	\
+				 (1u << NS_SCOPE_GRAPH))
 
 struct ns_tui_binding {
 	int scope;
@@ -127,6 +135,10 @@ struct ns_tui_action_info {
 	const char *keys[NS_NR_SCOPES];
 	const char *hint;
 	const char *help;
+	const char *legend;		/* a picker action's labels (actions.h), or "" */
+	unsigned scopes;		/* a bit per scope it may be bound in */
+	ns_tui_handler_fn *run;		/* what the action does */
+	int arg;			/* its argument */
 };
 
 extern const struct ns_tui_action_info ns_tui_actions[NS_NR_ACTIONS];
@@ -165,6 +177,63 @@ int ns_tui_keymap_build(struct ns_tui_keymap *km);
  * first key of a sequence (remembered until the next key).
  */
 enum ns_tui_action ns_tui_keymap_feed(struct ns_tui_keymap *km, int scope, int key);
+
+/* ---- the graph's rows (graph_rows.c) ------------------------------------- */
+
+enum ns_tui_row_kind {
+	NS_ROW_CPU,
+	NS_ROW_TASK,
+};
+
+struct ns_tui_graph_row {
+	int kind;		/* enum ns_tui_row_kind */
+	int id;			/* the CPU, or the index of the task row in task[] */
+};
+
+struct ns_task_row;
+struct ns_task_bin;
+
+/* The shown CPUs, then the task rows of the filter set, top to bottom. */
+struct ns_tui_graph_rows {
+	struct ns_tui_graph_row *row;
+	size_t nr, cap;
+	struct ns_task_row **task;	/* one per task row of the filter set, in its order */
+	int nr_task;
+	struct ns_task_bin *bins;	/* one task row's bins, a column each */
+	size_t nr_bins;
+};
+
+/* ---- layers over the panes (layers.c) ----------------------------------------- */
+
+/* What one kind of overlay does; each op gets the state it was pushed with. */
+struct ns_tui_layer_ops {
+	const char *name;
+	int modal;		/* swallows the keys (and mouse) it does not handle */
+	/* 1 when it handled @key; NULL: no keys of its own */
+	int (*key)(struct ns_tui *t, void *state, int key);
+	/* 1 when it handled @in; NULL: no mouse of its own */
+	int (*mouse)(struct ns_tui *t, void *state, const struct ns_tui_input *in);
+	/* over the panes (and the layers below), after they are drawn */
+	void (*draw)(struct ns_tui *t, void *state);
+	/* it is out of the stack: free or reset its state */
+	void (*close)(struct ns_tui *t, void *state);
+};
+
+struct ns_tui_layer {
+	const struct ns_tui_layer_ops *ops;
+	void *state;
+};
+
+#define NS_TUI_MAX_LAYERS	8
+
+int ns_tui_layer_push(struct ns_tui *t, const struct ns_tui_layer_ops *ops, void *state);
+void ns_tui_layer_pop(struct ns_tui *t, const struct ns_tui_layer_ops *ops);
+int ns_tui_layer_shown(const struct ns_tui *t, const struct ns_tui_layer_ops *ops);
+/* Pop every layer (at close). */
+void ns_tui_layers_close(struct ns_tui *t);
+int ns_tui_layers_key(struct ns_tui *t, int key);
+int ns_tui_layers_mouse(struct ns_tui *t, const struct ns_tui_input *in);
+void ns_tui_draw_layers(struct ns_tui *t);
 
 /* ---- screen state -------------------------------------------------------- */
 
@@ -206,7 +275,8 @@ struct ns_tui {
 	int cpu_top;		/* first CPU row shown */
 	int info_skip;		/* columns of Info scrolled off to the left */
 	int info_max;		/* the widest Info on screen, at the last draw */
-	int help_shown;
+	struct ns_tui_layer layers[NS_TUI_MAX_LAYERS];	/* overlays, bottom first */
+	int nr_layers;
 	int help_top;		/* first line of the help shown */
 	int quit;
 	int pressed;		/* mouse button 1 is down at press_x, press_y */
@@ -218,14 +288,39 @@ struct ns_tui {
 	int graph_rows;		/* CPU rows the graph gets; 0: up to half the screen */
 	int time_nsec;		/* times with nanoseconds (time-format = nsec) */
 
-	/* filters, task rows, search, pickers, the prompt (narrow.h) */
-	struct ns_tui_narrow *nw;
+	struct ns_tui_filtering *flt;	/* filters, the search, jobs (filtering.h) */
+	struct ns_tui_graph_rows rowset;	/* the graph's rows (graph_rows.c) */
+	struct ns_tui_prompt *prompt;	/* the prompt line and its history (prompt.h) */
+	struct ns_tui_picker *picker;	/* the picker, when one is open (picker.h) */
 
 	struct ns_bin *bins;	/* view.cols bins, one CPU at a time */
 	struct ns_pos *rows;	/* positions of the list's rows */
-	int nr_rows_alloc;
+	size_t nr_rows_alloc;
 	struct ns_event_text txt;
 };
+
+/* setup.c: the parts beyond the panes (filtering, graph rows, prompt, picker) */
+int ns_tui_parts_open(struct ns_tui *t, const struct ns_tui_setup *setup);
+void ns_tui_parts_close(struct ns_tui *t);
+
+/* graph_rows.c */
+/* The filter set's hidden CPUs or task rows changed: rebuild the rows (and the layout). */
+void ns_tui_graph_rows_rebuild(struct ns_tui *t);
+void ns_tui_graph_rows_free(struct ns_tui *t);
+int ns_tui_nr_graph_rows(const struct ns_tui *t);
+const struct ns_tui_graph_row *ns_tui_graph_row(const struct ns_tui *t, int i);
+/* The graph row of @cpu, or -1 when it is hidden. */
+int ns_tui_row_of_cpu(const struct ns_tui *t, int cpu);
+/* The label of graph row @i ("CPU3", "gzip-1234"). */
+void ns_tui_graph_row_label(const struct ns_tui *t, int i, char *buf, size_t len);
+/* "gzip-1234": a task row's label, and how filters name a task. */
+void ns_tui_task_label(const struct ns_tui *t, int pid, char *buf, size_t len);
+/* Label width the graph rows need. */
+int ns_tui_graph_label_w(const struct ns_tui *t);
+/* Select the event of graph row @i nearest to column @col: 0, or -1. */
+int ns_tui_graph_row_nearest(struct ns_tui *t, int i, int col, uint64_t *row);
+/* Add or remove the task row of @pid. */
+void ns_tui_toggle_task_row(struct ns_tui *t, int pid);
 
 /* setup and teardown shared by the terminal and --snapshot (screen.c) */
 int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_setup *setup,
@@ -239,6 +334,7 @@ void ns_tui_free_windows(struct ns_tui *t);
 
 /* dispatch.c: the one entry point of every key, click and resize */
 void ns_tui_input(struct ns_tui *t, const struct ns_tui_input *in);
+
 /* actions.c */
 void ns_tui_run_action(struct ns_tui *t, enum ns_tui_action act);
 void ns_tui_message(struct ns_tui *t, const char *fmt, ...)
@@ -266,10 +362,9 @@ void ns_tui_draw_bar(struct ns_tui *t);
 /* Rows the marker bar needs at this width: 1, or 2 when narrow; one more for the filters. */
 int ns_tui_bar_rows(const struct ns_tui *t, int cols);
 void ns_tui_draw_status(struct ns_tui *t);
-void ns_tui_draw_help(struct ns_tui *t);
+/* help.c: the help overlay */
+int ns_tui_help_shown(const struct ns_tui *t);
 int ns_tui_help_nr_lines(const struct ns_tui *t);
-/* The help's body has this many rows on the current screen. */
-int ns_tui_help_rows(const struct ns_tui *t);
 
 /**
  * ns_tui_walk_keys - every (scope, action) with keys, in table order
@@ -291,7 +386,10 @@ int ns_tui_check_binding(const char *keys, char *err, size_t err_len);
 /* persist.c: sessions on the screen, and back */
 void ns_tui_persist_start(struct ns_tui *t, const struct ns_tui_setup *setup);
 void ns_tui_persist_exit(struct ns_tui *t);
-int ns_tui_persist_command(struct ns_tui *t, const char *cmd, const char *arg);
-int ns_tui_persist_action(struct ns_tui *t, enum ns_tui_action act);
+/* the commands of sessions and filter files (the command table's handlers) */
+void ns_tui_cmd_save_session(struct ns_tui *t, char *file, int unused);
+void ns_tui_cmd_load_session(struct ns_tui *t, char *file, int unused);
+void ns_tui_cmd_save_filters(struct ns_tui *t, char *file, int unused);
+void ns_tui_cmd_load_filters(struct ns_tui *t, char *file, int unused);
 
 #endif

@@ -183,6 +183,21 @@ static void bindings(void)
 	      "keys: a sequence whose first key is bound alone is reported (%s)",
 	      d.nr ? d.msg[0] : "no message");
 
+	/* a picker's Esc does not make a sequence of [keys] unreachable, its own does */
+	ns_diag_free(&d);
+	keymap_of("[keys]\nredraw = <Esc>x\n", km, &d);
+	CHECK(!d.nr && feed(km, NS_SCOPE_LIST, "<Esc>x") == NS_ACT_REDRAW &&
+	      feed(km, NS_SCOPE_PICKER, "<Esc>") == NS_ACT_PICK_CLOSE,
+	      "keys: [keys] redraw = <Esc>x: typed in the panes, the picker's Esc still "
+	      "closes (%s)",
+	      d.nr ? d.msg[0] : "no message");
+	ns_diag_free(&d);
+	keymap_of("[keys.picker]\npicker-sort = <Esc>x\n", km, &d);
+	CHECK(d.nr == 1 && strstr(d.msg[0], "test.ini:2: picker-sort: '<Esc>x' can never be typed: "
+				  "its first key alone is picker-close"),
+	      "keys: in [keys.picker], a sequence after the picker's Esc is reported (%s)",
+	      d.nr ? d.msg[0] : "no message");
+
 	/* what the front end refuses in a binding */
 	ns_diag_free(&d);
 	keymap_of("[keys]\nquit = <WheelUp:1,1>\nhelp = abc\nredraw = <C-l\n", km, &d);

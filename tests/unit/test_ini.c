@@ -31,7 +31,8 @@ static struct ns_config_schema schema;
 /* The settings read, one NAME=VALUE a line, for ;has in config files. */
 static char *config_dump(const struct ns_config *c)
 {
-	static const char *const scope[] = { "keys.", "keys.list.", "keys.graph." };
+	static const char *const scope[] = { "keys.", "keys.list.", "keys.graph.", "keys.picker.",
+					     "keys.help." };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

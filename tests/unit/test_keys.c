@@ -28,9 +28,11 @@ static void check_table(void)
 		for (j = i + 1; j < km.nr; j++) {
 			const struct ns_tui_binding *a = &km.b[i], *b = &km.b[j];
 
-			/* the same pane, or "any" against a pane: one key, one meaning */
-			if ((a->scope == b->scope || a->scope == NS_SCOPE_ANY ||
-			     b->scope == NS_SCOPE_ANY) && same_keys(a, b)) {
+			/* the same scope, or "any" against a pane: one key, one meaning */
+			if ((a->scope == b->scope ||
+			     (a->scope == NS_SCOPE_ANY && b->scope < NS_TUI_PANE_SCOPES) ||
+			     (b->scope == NS_SCOPE_ANY && a->scope < NS_TUI_PANE_SCOPES)) &&
+			    same_keys(a, b)) {
 				printf("  clash: %s and %s\n", ns_tui_actions[a->action].name,
 				       ns_tui_actions[b->action].name);
 				clashes++;
@@ -42,7 +44,11 @@ static void check_table(void)
 		const struct ns_tui_action_info *a = &ns_tui_actions[act];
 		const char *p;
 
-		if (!a->keys[0][0] && !a->keys[1][0] && !a->keys[2][0]) {
+		int s, keyed = 0;
+
+		for (s = 0; s < NS_NR_SCOPES; s++)
+			keyed |= a->keys[s][0] != '\0';
+		if (!keyed) {
 			printf("  no key: %s\n", a->name);
 			unbound++;
 		}
@@ -123,10 +129,76 @@ static void check_dispatch(void)
 	      "keys: an unbound key does nothing");
 }
 
+/* The overlays' scopes: their own keys only, apart from [keys]. */
+static void check_overlay_scopes(void)
+{
+	struct ns_tui_keymap km;
+	unsigned char taken[NS_NR_ACTIONS] = { 0 };
+
+	ns_tui_keymap_init(&km);
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, 27) == NS_ACT_PICK_CLOSE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, '\t') == NS_ACT_PICK_WHERE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_HELP, 'j') == NS_ACT_HELP_DOWN,
+	      "keys: Esc closes a picker, Tab is its where, j scrolls the help");
+	CHECK(ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, 'q') == NS_ACT_NONE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, '\'') == NS_ACT_NONE && km.nr_pending == 0,
+	      "keys: the panes' keys (q, the ' of 'a) do not reach a picker, they narrow it");
+	CHECK(ns_tui_keymap_bind(&km, NS_SCOPE_ANY, NS_ACT_QUIT, "<Esc>", taken) == 0 &&
+	      !taken[NS_ACT_PICK_CLOSE] &&
+	      !strcmp(km.text[NS_ACT_PICK_CLOSE][NS_SCOPE_PICKER], "<Esc>"),
+	      "keys: [keys] quit = <Esc> leaves the picker's Esc alone");
+	CHECK(ns_tui_keymap_bind(&km, NS_SCOPE_PICKER, NS_ACT_ZOOM_IN, "i", NULL) == -EINVAL &&
+	      ns_tui_keymap_bind(&km, NS_SCOPE_ANY, NS_ACT_PICK_CLOSE, "i", NULL) == -EINVAL,
+	      "keys: a pane's action is not bound in a picker's scope, nor the other way");
+	CHECK(ns_tui_keymap_bind(&km, NS_SCOPE_PICKER, NS_ACT_PICK_CLOSE, "<C-g>", taken) == 0 &&
+	      ns_tui_keymap_build(&km) == 0 &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, 'G' - 64) == NS_ACT_PICK_CLOSE &&
+	      ns_tui_keymap_feed(&km, NS_SCOPE_PICKER, 27) == NS_ACT_NONE,
+	      "keys: picker-close = <C-g> rebinds it in the picker");
+}
+
+/* Every action has its handler in the table, and the dispatch runs it. */
+static void check_handlers(void)
+{
+	static struct ns_tui t;
+	int act, j, missing = 0, same = 0;
+
+	for (act = 0; act < NS_NR_ACTIONS; act++) {
+		if (!ns_tui_actions[act].run) {
+			printf("  no handler: %s\n", ns_tui_actions[act].name);
+			missing++;
+		}
+		/* two actions may share a handler, not what it is given */
+		for (j = act + 1; j < NS_NR_ACTIONS; j++) {
+			if (ns_tui_actions[j].run == ns_tui_actions[act].run &&
+			    ns_tui_actions[j].arg == ns_tui_actions[act].arg) {
+				printf("  same handler and arg: %s, %s\n", ns_tui_actions[act].name,
+				       ns_tui_actions[j].name);
+				same++;
+			}
+		}
+	}
+	CHECK(missing == 0, "actions: every action of the table has a handler");
+	CHECK(same == 0, "actions: no two actions run the same handler with the same arg");
+	/* handlers that touch nothing but the screen state run on a bare one */
+	ns_tui_run_action(&t, NS_ACT_QUIT);
+	CHECK(t.quit == 1, "actions: quit runs through the table");
+	t.view.graph_follows = 0;
+	ns_tui_run_action(&t, NS_ACT_TOGGLE_FOLLOW);
+	CHECK(t.view.graph_follows == 1, "actions: toggle-follow runs through the table");
+	t.quit = 0;
+	ns_tui_run_action(&t, NS_ACT_NONE);
+	ns_tui_run_action(&t, NS_NR_ACTIONS);
+	CHECK(t.quit == 0 && t.view.graph_follows == 1,
+	      "actions: NONE and out of range do nothing");
+}
+
 int main(void)
 {
 	check_table();
 	check_syntax();
 	check_dispatch();
+	check_handlers();
+	check_overlay_scopes();
 	return check_failures ? 1 : 0;
 }
