@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Private to src/trace: the fast reader of a trace.dat's event data (the
- * design comment is in pages.c). It reads the top buffer's ring-buffer
+ * design comments are in layout.h, layout.c and pages.c). It reads the top buffer's ring-buffer
  * pages itself, chunk by chunk for compressed v7 files, and hands out each
  * record as libtracecmd's tracecmd_read_data() would, without a malloc
  * per record; libtracecmd still does the metadata, the formats and the
