@@ -153,10 +153,23 @@ const char *ns_trace_row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uin
 const char *ns_trace_event_name(const struct ns_trace *trace, int type);
 
 /**
+ * ns_trace_changed - whether the file changed under us since it was opened
+ *
+ * Cut shorter or written over (a trace recorded again under the same name
+ * while we show it): from the first read that finds it so, every read of an
+ * event fails with -ESTALE (ns_trace_format() and the others), and the
+ * index, which is in memory, still serves counts, times and tasks. Tell the
+ * user NS_TRACE_CHANGED_MSG; reopening the file shows the new trace.
+ */
+bool ns_trace_changed(const struct ns_trace *trace);
+#define NS_TRACE_CHANGED_MSG "the file changed under us (cut or recorded over): reopen it"
+
+/**
  * ns_trace_format - the text of one event, column by column
  * @txt: filled in; txt->info is (re)allocated, free it with ns_event_text_free()
  *
- * Returns 0, or a negative errno when the record cannot be read back.
+ * Returns 0, or a negative errno when the record cannot be read back
+ * (-ESTALE: the file changed under us, see ns_trace_changed()).
  */
 int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx,
 		    struct ns_event_text *txt);

@@ -311,7 +311,7 @@ int ns_trace_filter_match_r(struct ns_trace_filter *f, struct ns_trace_reader *r
 	*match = 0;
 	rec = r ? ns_trace_read_r(r, cpu, idx) : ns_trace_read(f->trace, cpu, idx);
 	if (!rec)
-		return -EIO;
+		return ns_trace_changed(f->trace) ? -ESTALE : -EIO;
 	/* only the screen's reader, alone, sees the handle recycled */
 	if (!r && f->tep != f->trace->tep)
 		ret = recompile(f);

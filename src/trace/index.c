@@ -266,7 +266,7 @@ static int index_cpu_pages(struct worker *w, int cpu)
 	if (!ret)
 		__atomic_store_n(&c->done_pages, ns_pages_nr_pages(w->pages, cpu), __ATOMIC_RELAXED);
 	ns_pages_iter_close(it);
-	return ret;
+	return ns_trace_read_failed(w->trace, ret);
 }
 
 /*

@@ -66,7 +66,9 @@ int ns_pages_pread_full(int fd, void *buf, size_t len, uint64_t off)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n == 0)
+			return -ESTALE;
+		if (n < 0)
 			return -EIO;
 		b += n;
 		len -= (size_t)n;
@@ -813,6 +815,13 @@ void ns_pages_close(struct ns_pages *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	free(p);
+}
+
+bool ns_pages_file_shrank(const struct ns_pages *p)
+{
+	struct stat st;
+
+	return fstat(p->fd, &st) || (uint64_t)st.st_size < p->file_size;
 }
 
 int ns_pages_nr_cpus(const struct ns_pages *p)

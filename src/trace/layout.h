@@ -7,8 +7,8 @@
  * What is kept. Shared and read-only after ns_pages_open(): per CPU, where
  * its data is, its page count, its first page's libtracecmd offset and,
  * compressed, a table of its chunks (24 bytes each). Per iterator (one per
- * thread, struct ns_pages_iter in pages.c): either a 2 MiB window of the
- * file mapped at a time (uncompressed) or the CPU's largest chunk twice,
+ * thread, struct ns_pages_iter in pages.c): either a 256 KiB window of the
+ * file read at a time (uncompressed) or the CPU's largest chunk twice,
  * compressed and not; and the list of the current page's records. Example,
  * page size 4096, v7 zstd, CPU 0 in chunks of 10, 10 and 2 pages, CPU 1 in
  * one of 3 pages:
@@ -68,7 +68,8 @@ struct ns_pages {
 
 /*
  * ns_pages_pread_full - read exactly @len bytes at @off
- * Returns 0, or -EIO on an error or the file's end.
+ * Returns 0, -EIO on a read error, or -ESTALE when the file ends first (read
+ * where it had data when opened: the file changed under us).
  */
 int ns_pages_pread_full(int fd, void *buf, size_t len, uint64_t off);
 

@@ -40,6 +40,7 @@
 #define NS_TRACE_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
@@ -245,6 +246,7 @@ struct ns_trace {
 	bool seq_ready;
 	int nr_readers;			/* atomic: struct ns_trace_reader in use */
 	bool forked;			/* a child's copy: reopen the handle first */
+	atomic_bool changed;		/* the file changed under us: ns_trace_changed() */
 	pthread_mutex_t handle_lock;	/* libtracecmd's handle, for any reader */
 	/* libtraceevent's tables: the sched plugin adds names as it prints */
 	pthread_mutex_t tep_lock;
@@ -296,6 +298,7 @@ void ns_trace_clock_guard(void);
 /* open.c */
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
 int ns_trace_recycle(struct ns_trace *trace);
+int ns_trace_read_failed(struct ns_trace *trace, int err);
 void ns_trace_count_page(struct ns_trace *trace, struct ns_cpu *c, uint64_t page);
 
 /* preview.c */

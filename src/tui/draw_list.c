@@ -10,6 +10,7 @@
  * rows are the shown ones (ns_view_pos_row), each found on its own. What
  * the last search matches is highlighted in each column it matches.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -176,8 +177,11 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 	if (ret) {
 		snprintf(buf, sizeof(buf), "%d", pos->cpu);
 		put_col(t, c, y, COL_CPU, buf, attr);
-		put_col(t, c, y, COL_INFO, "(this event cannot be read back from the file)",
+		put_col(t, c, y, COL_INFO, ret == -ESTALE ? "(" NS_TRACE_CHANGED_MSG ")" :
+			"(this event cannot be read back from the file)",
 			th->attr[NS_ROLE_LIST_LOST]);
+		if (ret == -ESTALE)
+			ns_tui_message(t, "%s", NS_TRACE_CHANGED_MSG);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%d", t->txt.cpu);
