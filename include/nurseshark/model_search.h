@@ -89,7 +89,7 @@ void ns_search_split_at(uint64_t after, uint64_t left);
 int ns_search_run(struct ns_trace *trace, const struct ns_visible *vis, const struct ns_search *s,
 		  uint64_t from_row, int backward, uint64_t *row, int *wrapped);
 
-/* ---- jumps ------------------------------------------------------------------ */
+/* ---- jumps: jump.c ------------------------------------------------------------ */
 
 enum ns_jump_kind {
 	NS_JUMP_TASK,		/* the same pid */

@@ -6,14 +6,10 @@
  *
  * Layout. The list's bitmap has a bit per row of the trace (the merged
  * order); the graph's has a bit per event of each CPU (the CPU's index
- * order). Every bitmap carries a rank index: the number of set bits before
- * each block of 512 bits. "How many shown rows come before row r" is then
- * one lookup plus at most 8 popcounts, and "which row is the k-th shown" a
- * binary search over the blocks plus a scan of one block. For 5 million
- * events a bitmap costs 0.6 MiB and its index 80 KiB. Example, 16 rows
- * with blocks of 8 (512 in the code):
- *   bits   0110 0001 | 1000 0011      rank index [0, 3]
- *   rank(12) = 3 + popcount(1000) = 4;  select(4) = row 13 (block 1, 2nd bit)
+ * order). Each is a struct ns_bitmap with a rank index (bitmap.c), so that
+ * "how many shown rows come before row r" and "which row is the k-th
+ * shown" cost a lookup and a few popcounts. For 5 million events a bitmap
+ * costs 0.6 MiB and its index 80 KiB.
  *
  * The pass. Task, event and CPU filters are decided from the index alone
  * (pid, type, cpu of struct ns_event), through per-type and per-CPU tables
@@ -43,109 +39,13 @@
 #include "nurseshark/filter.h"
 #include "nurseshark/trace.h"
 
+#include "bitmap.h"
+
 #define NS_PANES		2	/* 0: the graph, 1: the list */
 #define PANE_GRAPH		0
 #define PANE_LIST		1
 #define NS_VISIBLE_CHUNK	4096	/* rows merged at a time */
 #define NS_NR_TYPES		65536	/* event ids are 16 bits (common_type) */
-#define WORDS_PER_BLOCK		8
-
-/* ---- bitmaps with a rank index ------------------------------------------ */
-
-struct bits {
-	uint64_t *w;
-	uint64_t *block;	/* set bits before word WORDS_PER_BLOCK * b */
-	uint64_t n;		/* bits */
-	uint64_t ones;
-};
-
-static int bits_alloc(struct bits *b, uint64_t n)
-{
-	b->n = n;
-	b->w = calloc((n + 63) / 64 + 1, sizeof(*b->w));
-	return b->w ? 0 : -ENOMEM;
-}
-
-static void bits_free(struct bits *b)
-{
-	free(b->w);
-	free(b->block);
-	memset(b, 0, sizeof(*b));
-}
-
-static inline void bits_set(struct bits *b, uint64_t i)
-{
-	b->w[i >> 6] |= 1ull << (i & 63);
-}
-
-static inline int bits_get(const struct bits *b, uint64_t i)
-{
-	return i < b->n && (b->w[i >> 6] >> (i & 63)) & 1;
-}
-
-static int bits_index(struct bits *b)
-{
-	uint64_t nw = (b->n + 63) / 64, nb = nw / WORDS_PER_BLOCK + 1, i, sum = 0;
-
-	b->block = malloc((nb + 1) * sizeof(*b->block));
-	if (!b->block)
-		return -ENOMEM;
-	for (i = 0; i < nw; i++) {
-		if (i % WORDS_PER_BLOCK == 0)
-			b->block[i / WORDS_PER_BLOCK] = sum;
-		sum += (uint64_t)__builtin_popcountll(b->w[i]);
-	}
-	for (i = (nw + WORDS_PER_BLOCK - 1) / WORDS_PER_BLOCK; i <= nb; i++)
-		b->block[i] = sum;
-	b->ones = sum;
-	return 0;
-}
-
-/* Set bits in [0, i). */
-static uint64_t bits_rank(const struct bits *b, uint64_t i)
-{
-	uint64_t w, r;
-
-	if (i >= b->n)
-		return b->ones;
-	w = i / 64;
-	r = b->block[w / WORDS_PER_BLOCK];
-	for (uint64_t k = w / WORDS_PER_BLOCK * WORDS_PER_BLOCK; k < w; k++)
-		r += (uint64_t)__builtin_popcountll(b->w[k]);
-	if (i % 64)
-		r += (uint64_t)__builtin_popcountll(b->w[w] & ((1ull << (i % 64)) - 1));
-	return r;
-}
-
-/* The position of the set bit of rank @k (0-based); b->n if k >= ones. */
-static uint64_t bits_select(const struct bits *b, uint64_t k)
-{
-	uint64_t nw = (b->n + 63) / 64, lo = 0, hi = nw / WORDS_PER_BLOCK + 1, w;
-
-	if (k >= b->ones)
-		return b->n;
-	/* the last block with fewer than k + 1 set bits before it */
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (b->block[mid] <= k)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	k -= b->block[lo];
-	for (w = lo * WORDS_PER_BLOCK; w < nw; w++) {
-		uint64_t x = b->w[w], c = (uint64_t)__builtin_popcountll(x);
-
-		if (k < c) {
-			while (k--)
-				x &= x - 1;	/* drop the lowest set bit */
-			return w * 64 + (uint64_t)__builtin_ctzll(x);
-		}
-		k -= c;
-	}
-	return b->n;
-}
 
 /* ---- the compiled set ------------------------------------------------------ */
 
@@ -163,9 +63,9 @@ struct ns_visible {
 	int nr_cpus;
 	struct pane pane[NS_PANES];
 	bool list_filtered, graph_filtered;
-	struct bits list;		/* by row */
-	struct bits *list_cpu;		/* the same by CPU, by index (for jumps) */
-	struct bits *graph;		/* by CPU, by index */
+	struct ns_bitmap list;		/* by row */
+	struct ns_bitmap *list_cpu;	/* the same by CPU, by index (for jumps) */
+	struct ns_bitmap *graph;	/* by CPU, by index */
 };
 
 enum { V_PASS, V_FAIL, V_MAYBE };
@@ -229,12 +129,12 @@ void ns_visible_free(struct ns_visible *vis)
 		return;
 	for (i = 0; i < NS_PANES; i++)
 		pane_free(&vis->pane[i]);
-	bits_free(&vis->list);
+	ns_bitmap_free(&vis->list);
 	for (i = 0; i < vis->nr_cpus; i++) {
 		if (vis->graph)
-			bits_free(&vis->graph[i]);
+			ns_bitmap_free(&vis->graph[i]);
 		if (vis->list_cpu)
-			bits_free(&vis->list_cpu[i]);
+			ns_bitmap_free(&vis->list_cpu[i]);
 	}
 	free(vis->graph);
 	free(vis->list_cpu);
@@ -507,7 +407,7 @@ int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
 	vis->list_filtered = vis->pane[PANE_LIST].active;
 	vis->graph_filtered = vis->pane[PANE_GRAPH].active;
 	if (vis->list_filtered) {
-		if (bits_alloc(&vis->list, nr_events))
+		if (ns_bitmap_alloc(&vis->list, nr_events))
 			goto fail;
 		vis->list_cpu = calloc(nr_cpus > 0 ? (size_t)nr_cpus : 1, sizeof(*vis->list_cpu));
 		if (!vis->list_cpu)
@@ -515,7 +415,7 @@ int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
 		for (i = 0; i < nr_cpus; i++) {
 			uint64_t count = ns_trace_cpu_nr_events(trace, i);
 
-			if (bits_alloc(&vis->list_cpu[i], count))
+			if (ns_bitmap_alloc(&vis->list_cpu[i], count))
 				goto fail;
 		}
 	}
@@ -526,7 +426,7 @@ int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
 		for (i = 0; i < nr_cpus; i++) {
 			uint64_t count = ns_trace_cpu_nr_events(trace, i);
 
-			if (bits_alloc(&vis->graph[i], count))
+			if (ns_bitmap_alloc(&vis->graph[i], count))
 				goto fail;
 		}
 	}
@@ -656,9 +556,9 @@ static void *pass_worker_main(void *arg)
 
 			w->ret = judge(pass, w->tf, w->reader, cpu, idx, ok);
 			if (ok[PANE_LIST] && vis->list_filtered)
-				bits_set(&vis->list_cpu[cpu], idx);
+				ns_bitmap_set(&vis->list_cpu[cpu], idx);
 			if (ok[PANE_GRAPH] && vis->graph_filtered)
-				bits_set(&vis->graph[cpu], idx);
+				ns_bitmap_set(&vis->graph[cpu], idx);
 			if (++batch == 4096) {
 				__atomic_add_fetch(&pass->judged, batch, __ATOMIC_RELAXED);
 				batch = 0;
@@ -797,28 +697,28 @@ int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
 			bool ok[NS_PANES];
 
 			if (pass->nr_workers) {
-				if (bits_get(&vis->list_cpu[cpu], idx))
-					bits_set(&vis->list, pass->row);
+				if (ns_bitmap_get(&vis->list_cpu[cpu], idx))
+					ns_bitmap_set(&vis->list, pass->row);
 				continue;
 			}
 			ret = judge(pass, pass->tf, NULL, cpu, idx, ok);
 			if (ret)
 				return ret;
 			if (ok[PANE_LIST] && vis->list_filtered) {
-				bits_set(&vis->list, pass->row);
-				bits_set(&vis->list_cpu[cpu], idx);
+				ns_bitmap_set(&vis->list, pass->row);
+				ns_bitmap_set(&vis->list_cpu[cpu], idx);
 			}
 			if (ok[PANE_GRAPH] && vis->graph_filtered)
-				bits_set(&vis->graph[cpu], idx);
+				ns_bitmap_set(&vis->graph[cpu], idx);
 		}
 		budget -= got;
 		if (pass->row >= nr) {
 			int cpu;
 
-			if (vis->list_filtered && bits_index(&vis->list))
+			if (vis->list_filtered && ns_bitmap_index(&vis->list))
 				return -ENOMEM;
 			for (cpu = 0; vis->graph_filtered && cpu < vis->nr_cpus; cpu++)
-				if (bits_index(&vis->graph[cpu]))
+				if (ns_bitmap_index(&vis->graph[cpu]))
 					return -ENOMEM;
 			pass->complete = true;
 		}
@@ -884,26 +784,26 @@ int ns_visible_row(const struct ns_visible *vis, uint64_t row)
 {
 	if (!ns_visible_list_filtered(vis))
 		return 1;
-	return bits_get(&vis->list, row);
+	return ns_bitmap_get(&vis->list, row);
 }
 
 uint64_t ns_visible_rank(const struct ns_visible *vis, uint64_t row)
 {
-	return ns_visible_list_filtered(vis) ? bits_rank(&vis->list, row) : row;
+	return ns_visible_list_filtered(vis) ? ns_bitmap_rank(&vis->list, row) : row;
 }
 
 uint64_t ns_visible_select(const struct ns_visible *vis, uint64_t k, uint64_t nr_events)
 {
 	if (!ns_visible_list_filtered(vis))
 		return k < nr_events ? k : nr_events;
-	return bits_select(&vis->list, k);
+	return ns_bitmap_select(&vis->list, k);
 }
 
 int ns_visible_list_event(const struct ns_visible *vis, int cpu, uint64_t idx)
 {
 	if (!ns_visible_list_filtered(vis))
 		return 1;
-	return cpu >= 0 && cpu < vis->nr_cpus && bits_get(&vis->list_cpu[cpu], idx);
+	return cpu >= 0 && cpu < vis->nr_cpus && ns_bitmap_get(&vis->list_cpu[cpu], idx);
 }
 
 int ns_visible_graph_filtered(const struct ns_visible *vis)
@@ -915,7 +815,7 @@ int ns_visible_graph_event(const struct ns_visible *vis, int cpu, uint64_t idx)
 {
 	if (!ns_visible_graph_filtered(vis))
 		return 1;
-	return cpu >= 0 && cpu < vis->nr_cpus && bits_get(&vis->graph[cpu], idx);
+	return cpu >= 0 && cpu < vis->nr_cpus && ns_bitmap_get(&vis->graph[cpu], idx);
 }
 
 uint64_t ns_visible_graph_count(const struct ns_visible *vis, int cpu, uint64_t lo, uint64_t hi)
@@ -926,12 +826,12 @@ uint64_t ns_visible_graph_count(const struct ns_visible *vis, int cpu, uint64_t 
 		return hi - lo;
 	if (cpu < 0 || cpu >= vis->nr_cpus)
 		return 0;
-	return bits_rank(&vis->graph[cpu], hi) - bits_rank(&vis->graph[cpu], lo);
+	return ns_bitmap_rank(&vis->graph[cpu], hi) - ns_bitmap_rank(&vis->graph[cpu], lo);
 }
 
 uint64_t ns_visible_graph_next(const struct ns_visible *vis, int cpu, uint64_t idx)
 {
-	const struct bits *b;
+	const struct ns_bitmap *b;
 	uint64_t i;
 
 	if (!ns_visible_graph_filtered(vis))
@@ -939,7 +839,7 @@ uint64_t ns_visible_graph_next(const struct ns_visible *vis, int cpu, uint64_t i
 	if (cpu < 0 || cpu >= vis->nr_cpus)
 		return UINT64_MAX;
 	b = &vis->graph[cpu];
-	i = bits_select(b, bits_rank(b, idx));
+	i = ns_bitmap_select(b, ns_bitmap_rank(b, idx));
 	return i < b->n ? i : UINT64_MAX;
 }
 
