@@ -279,7 +279,8 @@ enum ns_filter_arg_kind {
 /* The filter options in the order given. */
 struct ns_filter_args {
 	struct ns_filter_arg *arg;
-	int nr, cap;
+	int nr;
+	size_t cap;
 };
 
 void ns_filter_args_init(struct ns_filter_args *a);

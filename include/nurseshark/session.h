@@ -38,7 +38,8 @@
 
 struct ns_diag {
 	char **msg;
-	int nr, alloc;
+	int nr;
+	size_t alloc;
 	int dropped;		/* messages past NS_DIAG_MAX */
 };
 

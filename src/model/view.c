@@ -18,6 +18,7 @@
 
 #include "nurseshark/filter.h"
 #include "nurseshark/model.h"
+#include "nurseshark/util.h"
 
 /* The range the window may cover: the whole trace, at least cols ns. */
 static void full_range(const struct ns_view *view, uint64_t *lo, uint64_t *hi)
@@ -104,6 +105,18 @@ void ns_view_free(struct ns_view *view)
  * ran longest in it (looking at its first NS_VIEW_RECOLOUR_RUNS runs), or,
  * with shown events and no shown task, the task of its first shown event.
  */
+struct run_key {
+	const struct ns_run *runs;
+	uint64_t ns;
+};
+
+static bool run_starts_by(size_t i, const void *arg)
+{
+	const struct run_key *k = arg;
+
+	return k->runs[i].start_ns <= k->ns;
+}
+
 static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 {
 	const struct ns_visible *vis = view->visible;
@@ -115,7 +128,7 @@ static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 	for (col = 0; col < view->cols; col++) {
 		uint64_t a = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col);
 		uint64_t b = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col + 1);
-		uint64_t i = ns_trace_cpu_lower_bound(view->trace, cpu, a), j, r, lo, hi;
+		uint64_t i = ns_trace_cpu_lower_bound(view->trace, cpu, a), j, r, lo;
 		uint64_t best_ns = 0;
 		struct ns_bin *bin = &out[col];
 		int k;
@@ -131,16 +144,7 @@ static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 		bin->flags &= ~(NS_BIN_RUNNING | NS_BIN_IDLE);
 		bin->pid = -1;
 		/* the runs overlapping the column: from the last one starting at or before it */
-		lo = 0;
-		hi = nr_runs;
-		while (lo < hi) {
-			uint64_t mid = lo + (hi - lo) / 2;
-
-			if (runs[mid].start_ns <= a)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = ns_lower_bound(nr_runs, run_starts_by, &(struct run_key){ runs, a });
 		r = lo ? lo - 1 : 0;
 		for (k = 0; r < nr_runs && runs[r].start_ns < b && k < NS_VIEW_RECOLOUR_RUNS;
 		     r++, k++) {

@@ -143,18 +143,9 @@ int ns_filters_parse(struct ns_filter_set *fs, const char *name, const char *dat
 
 int ns_filters_read(struct ns_filter_set *fs, const char *path, struct ns_diag *diag)
 {
-	char *data;
-	size_t len;
-	int ret = ns_ini_slurp(path, &data, &len);
+	struct filters_reader r = { .fs = fs };
 
-	if (ret) {
-		ns_diag_add(diag, path, 0, "cannot read: %s", ret == -EFBIG ?
-			    "bigger than 1 MiB, not a filter file" : strerror(-ret));
-		return ret;
-	}
-	ns_filters_parse(fs, path, data, len, diag);
-	free(data);
-	return 0;
+	return ns_ini_read(path, "a filter file", filters_file_entry, &r, diag);
 }
 
 int ns_filters_write(const struct ns_filter_set *fs, FILE *out)

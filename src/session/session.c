@@ -522,7 +522,7 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 
 	if (!name) {
 		r->known_section = 0;
-		for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		for (i = 0; i < NS_ARRAY_SIZE(sections); i++)
 			r->known_section |= !strcmp(section, sections[i]);
 		if (!r->known_section)
 			ns_ini_error(ini, "unknown section [%s]; its entries are skipped (trace, "
@@ -571,18 +571,9 @@ int ns_session_parse(struct ns_session *s, const char *name, const char *data, s
 
 int ns_session_read(struct ns_session *s, const char *path, struct ns_diag *diag)
 {
-	char *data;
-	size_t len;
-	int ret = ns_ini_slurp(path, &data, &len);
+	struct reader r = { .s = s };
 
-	if (ret) {
-		ns_diag_add(diag, path, 0, "cannot read: %s", ret == -EFBIG ?
-			    "bigger than 1 MiB, not a session" : strerror(-ret));
-		return ret;
-	}
-	ns_session_parse(s, path, data, len, diag);
-	free(data);
-	return 0;
+	return ns_ini_read(path, "a session", session_entry, &r, diag);
 }
 
 /* ---- writing ------------------------------------------------------------- */

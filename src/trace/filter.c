@@ -149,7 +149,7 @@ static int probe(struct tep_handle *tep, const char *text, char *err, size_t err
 		struct tep_event_filter *f;
 
 		/* die of a crash quietly: no handler of the parent's may touch the tty */
-		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		for (i = 0; i < NS_ARRAY_SIZE(fatal); i++)
 			signal(fatal[i], SIG_DFL);
 		close(fds[0]);
 		f = compile(tep, text, msg, sizeof(msg));

@@ -54,19 +54,25 @@ static bool file_intact(struct ns_trace *trace)
 	return !shrank;
 }
 
+struct idx_key {
+	const struct ns_cpu *c;
+	uint64_t idx;
+};
+
+static bool page_starts_at_or_before(size_t i, const void *arg)
+{
+	const struct idx_key *k = arg;
+
+	return k->c->pages[i].first_idx <= k->idx;
+}
+
+/* The page that holds event @idx: the last that starts at or before it. */
 static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
 {
-	uint64_t lo = 0, hi = c->nr_pages;
+	size_t after = ns_lower_bound(c->nr_pages, page_starts_at_or_before,
+				      &(struct idx_key){ c, idx });
 
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (c->pages[mid].first_idx <= idx)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return after ? after - 1 : 0;
 }
 
 /* Event (cpu, idx) from the fast reader: the (idx - first)-th record of its page. */
@@ -308,18 +314,17 @@ void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec)
 		tracecmd_free_record(rec);
 }
 
+static bool missed_before_idx(size_t i, const void *arg)
+{
+	const struct idx_key *k = arg;
+
+	return k->c->missed[i].idx < k->idx;
+}
+
 static long long missed_before(const struct ns_cpu *c, uint64_t idx)
 {
-	uint64_t lo = 0, hi = c->nr_missed;
+	size_t lo = ns_lower_bound(c->nr_missed, missed_before_idx, &(struct idx_key){ c, idx });
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (c->missed[mid].idx < idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < c->nr_missed && c->missed[lo].idx == idx ? c->missed[lo].count : 0;
 }
 

@@ -51,31 +51,14 @@ struct worker {
 struct comm_seen {
 	struct ns_order_probe at;	/* where: its row comes from the order pass */
 	int pid;
-	char comm[16];
+	char comm[NS_COMM_LEN];
 };
 
-/* Grow *v (of elements of @size) so that it holds at least @need elements. */
-static int grow(void **v, uint64_t *cap, uint64_t need, size_t size)
-{
-	uint64_t ncap = *cap ? *cap : 64;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	nv = realloc(*v, ncap * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
-#define GROW(arr, nr, cap) grow((void **)&(arr), &(cap), (nr) + 1, sizeof(*(arr)))
+/* NS_GROW() for one more element after the @nr there are. */
+#define GROW(arr, nr, cap) NS_GROW(arr, cap, (size_t)(nr) + 1)
 
 /* Drop the slack of the doubling growth. */
-static void shrink(void **v, uint64_t *cap, uint64_t nr, size_t size)
+static void shrink(void **v, size_t *cap, uint64_t nr, size_t size)
 {
 	void *nv;
 
@@ -125,7 +108,7 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 	if (!task)
 		return -ENOMEM;
 	if (comm[0]) {
-		snprintf(task->comm, sizeof(task->comm), "%s", comm);
+		ns_comm_copy(task->comm, comm);
 		task->last_ts = ts;
 	}
 	if (task->unknown_until == -1) {
@@ -137,7 +120,7 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 		pthread_mutex_unlock(&w->trace->tep_lock);
 		if (!known) {
 			task->unknown_until = (int64_t)idx;
-			snprintf(task->report_comm, sizeof(task->report_comm), "%s", comm);
+			ns_comm_copy(task->report_comm, comm);
 		}
 	}
 	return 0;
@@ -186,7 +169,7 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 	if (!w->pages) {
 		/* no readers yet on this path: the arrays may move */
 		if (ns_events_reserve(&c->ev, idx + 1) ||
-		    grow((void **)&c->page_offs, &c->cap_page_offs, idx + 1, sizeof(*c->page_offs)))
+		    NS_GROW(c->page_offs, c->cap_page_offs, idx + 1))
 			return -ENOMEM;
 		c->page_offs[idx] = (uint16_t)(rec->offset & (page_size - 1));
 	}
@@ -497,15 +480,8 @@ static int collect_comms(struct ns_trace *trace, struct comm_seen **out, size_t 
 			}
 			if (t->unknown_until < 0)
 				continue;
-			if (n == cap) {
-				struct comm_seen *nv;
-
-				cap = cap ? cap * 2 : 256;
-				nv = realloc(seen, cap * sizeof(*seen));
-				if (!nv)
-					goto nomem;
-				seen = nv;
-			}
+			if (NS_GROW(seen, cap, n + 1))
+				goto nomem;
 			seen[n].at.cpu = cpu;
 			seen[n].at.idx = (uint64_t)t->unknown_until;
 			seen[n].pid = t->pid;

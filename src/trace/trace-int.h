@@ -46,6 +46,7 @@
 #include <time.h>
 #include <trace-cmd.h>
 #include "nurseshark/trace.h"
+#include "nurseshark/util.h"
 
 #define NS_ORDER_STRIDE 1024
 #define NS_RECYCLE_BYTES (64ull << 20)
@@ -64,10 +65,10 @@ const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
  */
 struct ns_task {
 	int32_t pid;		/* 0: empty slot (pid 0 is never stored) */
-	char comm[16];		/* last comm seen in sched events (TASK_COMM_LEN) */
+	char comm[NS_COMM_LEN];	/* last comm seen in sched events */
 	/* rows <= unknown_until print "<...>" as report does, -1: none */
 	int64_t unknown_until;
-	char report_comm[16];	/* the name report shows after unknown_until */
+	char report_comm[NS_COMM_LEN];	/* the name report shows after unknown_until */
 	uint64_t last_ts;	/* when comm was seen */
 };
 
@@ -206,13 +207,16 @@ struct ns_cpu {
 	struct ns_events ev;
 	uint64_t nr_events;		/* published: read with an acquire load */
 	uint16_t *page_offs;		/* the libtracecmd path only */
-	uint64_t cap_page_offs;
+	size_t cap_page_offs;
 	struct ns_page *pages;
-	uint64_t nr_pages, cap_pages;
+	uint64_t nr_pages;
+	size_t cap_pages;
 	struct ns_run *runs;
-	uint64_t nr_runs, cap_runs;
+	uint64_t nr_runs;
+	size_t cap_runs;
 	struct ns_missed *missed;
-	uint64_t nr_missed, cap_missed;
+	uint64_t nr_missed;
+	size_t cap_missed;
 	/* while indexing: the tasks this CPU's sched events named (see index.c) */
 	struct ns_tasks names;
 	struct ns_cursor cur;		/* the screen's reader */
@@ -281,7 +285,7 @@ struct sched_fields {
 struct ns_sched_name {
 	int pid;
 	bool registers;		/* the sched plugin registers this name */
-	char comm[16];
+	char comm[NS_COMM_LEN];
 };
 
 void ns_sched_fields_find(struct tep_handle *tep, struct sched_fields *sf);
