@@ -108,7 +108,7 @@ int ns_session_mkdirs(const char *dir);
 
 /* ---- what identifies a trace file ------------------------------------------ */
 
-struct ns_trace_id {
+struct ns_session_trace_id {
 	char *path;		/* absolute (realpath when it resolves); owned */
 	uint64_t size;
 	int64_t mtime_s;
@@ -116,8 +116,8 @@ struct ns_trace_id {
 };
 
 /* Stat @path. 0, or a negative errno (then @id is empty). */
-int ns_trace_id_get(const char *path, struct ns_trace_id *id);
-void ns_trace_id_free(struct ns_trace_id *id);
+int ns_session_trace_id_get(const char *path, struct ns_session_trace_id *id);
+void ns_session_trace_id_free(struct ns_session_trace_id *id);
 
 /* ---- a session ------------------------------------------------------------ */
 
@@ -146,7 +146,7 @@ enum ns_session_part {
 
 struct ns_session {
 	unsigned have;			/* enum ns_session_part */
-	struct ns_trace_id trace;
+	struct ns_session_trace_id trace;
 	uint64_t nr_events;		/* 0: not known */
 
 	/* the model's view */
@@ -179,7 +179,7 @@ void ns_session_free(struct ns_session *s);
  * top, follow and markers; the front end adds its own fields after.
  * Returns 0 or -ENOMEM.
  */
-int ns_session_capture(struct ns_session *s, const struct ns_trace_id *id,
+int ns_session_capture(struct ns_session *s, const struct ns_session_trace_id *id,
 		       const struct ns_view *view, const struct ns_filter_set *filters);
 
 /* Add the @parts (NS_SESS_FILTERS, _TASK_ROWS, _HIDDEN_CPUS, _SEARCH) of @from to @to. */
@@ -202,14 +202,14 @@ unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter
 
 /*
  * How a session's [trace] compares with the trace opened: a mask of
- * NS_TRACE_MOVED (another path) and NS_TRACE_CHANGED (size or modification
+ * NS_SESSION_TRACE_MOVED (another path) and NS_SESSION_TRACE_CHANGED (size or modification
  * time differ); 0 is the same file.
  */
 enum {
-	NS_TRACE_MOVED = 1 << 0,
-	NS_TRACE_CHANGED = 1 << 1,
+	NS_SESSION_TRACE_MOVED = 1 << 0,
+	NS_SESSION_TRACE_CHANGED = 1 << 1,
 };
-int ns_session_compare_trace(const struct ns_session *s, const struct ns_trace_id *id);
+int ns_session_compare_trace(const struct ns_session *s, const struct ns_session_trace_id *id);
 
 /**
  * ns_session_apply - put a session's view back on a view
@@ -366,7 +366,7 @@ struct ns_files {
 	struct ns_session session;	/* to restore, when have_session */
 	int have_session;
 	char *session_name;		/* the file it was read from */
-	struct ns_trace_id trace_id;
+	struct ns_session_trace_id trace_id;
 	char *auto_path;		/* the trace's own session, saved on exit; NULL: not */
 	struct ns_filter_set *fresh;	/* the filters of a start without the session */
 	struct ns_diag problems;	/* every problem found, for the status line */

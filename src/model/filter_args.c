@@ -136,7 +136,7 @@ int ns_filter_args_apply(const struct ns_filter_args *a, struct ns_trace *trace,
 			negate = 1;
 			break;
 		case NS_FILTER_ARG_EXPR:
-			if (ns_trace_filter_check(trace, arg->value, msg, sizeof(msg))) {
+			if (ns_trace_exprs_check(trace, arg->value, msg, sizeof(msg))) {
 				snprintf(err, err_len, "-F '%s': %s", arg->value, msg);
 				return -EINVAL;
 			}

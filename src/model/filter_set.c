@@ -297,7 +297,7 @@ int ns_filter_set_cpu_limit(const struct ns_filter_set *fs)
 	return 0;
 }
 
-int ns_filter_set_search(const struct ns_filter_set *fs, struct ns_search_spec *out)
+int ns_filter_set_saved_search(const struct ns_filter_set *fs, struct ns_search_spec *out)
 {
 	if (!fs->search.text[0])
 		return -ENOENT;
@@ -305,7 +305,7 @@ int ns_filter_set_search(const struct ns_filter_set *fs, struct ns_search_spec *
 	return 0;
 }
 
-int ns_filter_set_set_search(struct ns_filter_set *fs, const struct ns_search_spec *spec)
+int ns_filter_set_save_search(struct ns_filter_set *fs, const struct ns_search_spec *spec)
 {
 	if (!spec) {
 		memset(&fs->search, 0, sizeof(fs->search));

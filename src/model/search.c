@@ -291,7 +291,7 @@ struct ns_search_job *ns_search_begin(struct ns_trace *trace, const struct ns_vi
 	job->s = s;
 	job->backward = backward;
 	job->n = ns_visible_list_count(vis, ns_trace_nr_events(trace));
-	job->start = ns_visible_rank(vis, from_row);
+	job->start = ns_visible_shown_before(vis, from_row);
 	if (job->start >= job->n)
 		job->start = job->n ? job->n - 1 : 0;
 	job->limit = job->n;
@@ -408,8 +408,8 @@ static int scan(struct ns_search_job *job, uint64_t budget)
 				int ret;
 
 				pos = nth_pos(job, job->done + 1);
-				row = ns_visible_select(job->vis, pos,
-							ns_trace_nr_events(job->trace));
+				row = ns_visible_nth_shown_row(job->vis, pos,
+							       ns_trace_nr_events(job->trace));
 				if (ns_trace_rows(job->trace, row, 1, &p) != 1)
 					return -EIO;
 				ret = test_event(job, p.cpu, p.idx, row);
@@ -449,7 +449,7 @@ static void maybe_split(struct ns_search_job *job)
 		return;
 	job->split_tried = true;
 	/* the fast page reader reads what libtracecmd's one handle would not share */
-	if (!ns_trace_has_readers(job->trace))
+	if (!ns_trace_can_make_readers(job->trace))
 		return;
 	if (pipe(fds))
 		return;

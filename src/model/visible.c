@@ -81,18 +81,18 @@ struct type_verdict {
 
 /* One thread of a parallel pass: its own reader and its own copy of the expressions. */
 struct pass_worker {
-	struct ns_filter_pass *pass;
+	struct ns_visible_pass *pass;
 	struct ns_trace_reader *reader;
-	struct ns_trace_filter *tf;
+	struct ns_trace_exprs *tf;
 	pthread_t thread;
 	bool started;
 	int ret;
 };
 
-struct ns_filter_pass {
+struct ns_visible_pass {
 	struct ns_trace *trace;
 	struct ns_visible *vis;
-	struct ns_trace_filter *tf;	/* NULL without advanced expressions */
+	struct ns_trace_exprs *tf;	/* NULL without advanced expressions */
 	struct type_verdict *verdict;	/* NS_NR_TYPES entries, with tf */
 	int stack_type[2];		/* ftrace kernel_stack, user_stack; -1 if absent */
 	uint8_t *last_shown[NS_PANES];	/* per CPU: report's last_printed */
@@ -258,7 +258,7 @@ static int build_cpu_table(struct ns_trace *trace, const struct ns_filter_set *f
 }
 
 /* Compile @fs for one pane; advanced expressions get indexes in tf. */
-static int compile_pane(struct ns_filter_pass *pass, const struct ns_filter_set *fs, int pane,
+static int compile_pane(struct ns_visible_pass *pass, const struct ns_filter_set *fs, int pane,
 			const int *adv_index)
 {
 	struct pane *p = &pass->vis->pane[pane];
@@ -294,7 +294,7 @@ static int compile_pane(struct ns_filter_pass *pass, const struct ns_filter_set 
 }
 
 /* Compile the advanced expressions (each distinct text once). */
-static int compile_advanced(struct ns_filter_pass *pass, const struct ns_filter_set *fs,
+static int compile_advanced(struct ns_visible_pass *pass, const struct ns_filter_set *fs,
 			    int *adv_index, char *err, size_t err_len)
 {
 	int n = ns_filter_set_nr_entries(fs), i, j;
@@ -314,11 +314,11 @@ static int compile_advanced(struct ns_filter_pass *pass, const struct ns_filter_
 		if (adv_index[i] >= 0)
 			continue;
 		if (!pass->tf) {
-			pass->tf = ns_trace_filter_alloc(pass->trace);
+			pass->tf = ns_trace_exprs_alloc(pass->trace);
 			if (!pass->tf)
 				return -ENOMEM;
 		}
-		adv_index[i] = ns_trace_filter_add(pass->tf, e.name, msg, sizeof(msg));
+		adv_index[i] = ns_trace_exprs_add(pass->tf, e.name, msg, sizeof(msg));
 		if (adv_index[i] < 0) {
 			snprintf(err, err_len, "%s: %s", e.name, msg);
 			return adv_index[i];
@@ -328,16 +328,16 @@ static int compile_advanced(struct ns_filter_pass *pass, const struct ns_filter_
 }
 
 /* The advanced expressions' verdict on @type, computed on first use. */
-static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int type)
+static const struct type_verdict *verdict_of(struct ns_visible_pass *pass, int type)
 {
 	struct type_verdict *v = &pass->verdict[type];
-	int pane, i, nr = ns_trace_filter_nr(pass->tf);
-	uint8_t say[NS_TRACE_FILTER_MAX];
+	int pane, i, nr = ns_trace_exprs_nr(pass->tf);
+	uint8_t say[NS_TRACE_EXPRS_MAX];
 
 	if (v->known)
 		return v;
 	for (i = 0; i < nr; i++)
-		say[i] = (uint8_t)ns_trace_filter_type(pass->tf, i, type);
+		say[i] = (uint8_t)ns_trace_exprs_type(pass->tf, i, type);
 	for (pane = 0; pane < NS_PANES; pane++) {
 		const struct pane *p = &pass->vis->pane[pane];
 		bool always = false, maybe = false;
@@ -347,8 +347,8 @@ static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int ty
 			for (i = 0; i < nr; i++) {
 				if (!(p->adv_show & (1ull << i)))
 					continue;
-				always |= say[i] == NS_TRACE_FILTER_ALWAYS;
-				if (say[i] == NS_TRACE_FILTER_MAYBE) {
+				always |= say[i] == NS_TRACE_EXPRS_ALWAYS;
+				if (say[i] == NS_TRACE_EXPRS_MAYBE) {
 					maybe = true;
 					v->maybe |= 1ull << i;
 				}
@@ -359,8 +359,8 @@ static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int ty
 		for (i = 0; i < nr; i++) {
 			if (!(p->adv_hide & (1ull << i)))
 				continue;
-			always |= say[i] == NS_TRACE_FILTER_ALWAYS;
-			if (say[i] == NS_TRACE_FILTER_MAYBE) {
+			always |= say[i] == NS_TRACE_EXPRS_ALWAYS;
+			if (say[i] == NS_TRACE_EXPRS_MAYBE) {
 				maybe = true;
 				v->maybe |= 1ull << i;
 			}
@@ -372,12 +372,12 @@ static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int ty
 	return v;
 }
 
-int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
-			 struct ns_filter_pass **out, char *err, size_t err_len)
+int ns_visible_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
+			  struct ns_visible_pass **out, char *err, size_t err_len)
 {
 	int n = ns_filter_set_nr_entries(fs), nr_cpus = ns_trace_nr_cpus(trace), i, ret;
 	uint64_t nr_events = ns_trace_nr_events(trace);
-	struct ns_filter_pass *pass;
+	struct ns_visible_pass *pass;
 	struct ns_visible *vis;
 	int *adv_index;
 
@@ -447,16 +447,16 @@ fail:
 	free(adv_index);
 	if (pass) {
 		pass->vis = vis;
-		ns_filter_pass_free(pass);
+		ns_visible_pass_free(pass);
 	} else {
 		ns_visible_free(vis);
 	}
 	return ret;
 }
 
-static void stop_workers(struct ns_filter_pass *pass);
+static void stop_workers(struct ns_visible_pass *pass);
 
-void ns_filter_pass_free(struct ns_filter_pass *pass)
+void ns_visible_pass_free(struct ns_visible_pass *pass)
 {
 	int i;
 
@@ -464,7 +464,7 @@ void ns_filter_pass_free(struct ns_filter_pass *pass)
 		return;
 	stop_workers(pass);
 	ns_visible_free(pass->vis);
-	ns_trace_filter_free(pass->tf);
+	ns_trace_exprs_free(pass->tf);
 	free(pass->verdict);
 	for (i = 0; i < NS_PANES; i++)
 		free(pass->last_shown[i]);
@@ -485,7 +485,7 @@ static bool cheap_ok(const struct pane *p, const struct ns_event *ev, int cpu)
 }
 
 /* The advanced expressions' part, for one pane whose cheap filters let it through. */
-static bool advanced_ok(struct ns_filter_pass *pass, int pane, const struct type_verdict *v,
+static bool advanced_ok(struct ns_visible_pass *pass, int pane, const struct type_verdict *v,
 			const struct ns_event *ev, int cpu, uint64_t match)
 {
 	const struct pane *p = &pass->vis->pane[pane];
@@ -506,7 +506,7 @@ static bool advanced_ok(struct ns_filter_pass *pass, int pane, const struct type
  * Is event (cpu, idx) shown, pane by pane? Reads it through @reader with
  * @tf when the advanced expressions need the record.
  */
-static int judge(struct ns_filter_pass *pass, struct ns_trace_filter *tf,
+static int judge(struct ns_visible_pass *pass, struct ns_trace_exprs *tf,
 		 struct ns_trace_reader *reader, int cpu, uint64_t idx, bool ok[NS_PANES])
 {
 	struct ns_visible *vis = pass->vis;
@@ -525,7 +525,7 @@ static int judge(struct ns_filter_pass *pass, struct ns_trace_filter *tf,
 		if (ok[pane] && (v->show[pane] == V_MAYBE || v->hide[pane] == V_MAYBE))
 			want_mask |= v->maybe;
 	if (want_mask) {
-		int ret = ns_trace_filter_match_r(tf, reader, cpu, idx, want_mask, &match);
+		int ret = ns_trace_exprs_match_r(tf, reader, cpu, idx, want_mask, &match);
 
 		if (ret)
 			return ret;
@@ -540,7 +540,7 @@ static int judge(struct ns_filter_pass *pass, struct ns_trace_filter *tf,
 static void *pass_worker_main(void *arg)
 {
 	struct pass_worker *w = arg;
-	struct ns_filter_pass *pass = w->pass;
+	struct ns_visible_pass *pass = w->pass;
 	struct ns_visible *vis = pass->vis;
 	int cpu;
 
@@ -574,7 +574,7 @@ static void *pass_worker_main(void *arg)
 	return NULL;
 }
 
-static void stop_workers(struct ns_filter_pass *pass)
+static void stop_workers(struct ns_visible_pass *pass)
 {
 	int i;
 
@@ -584,7 +584,7 @@ static void stop_workers(struct ns_filter_pass *pass)
 			pthread_join(pass->workers[i].thread, NULL);
 		pass->workers[i].started = false;
 		ns_trace_reader_free(pass->workers[i].reader);
-		ns_trace_filter_free(pass->workers[i].tf);
+		ns_trace_exprs_free(pass->workers[i].tf);
 		pass->workers[i].reader = NULL;
 		pass->workers[i].tf = NULL;
 	}
@@ -595,14 +595,14 @@ static void stop_workers(struct ns_filter_pass *pass)
  * Start the threads of a parallel pass, if it can be one: 1 when they run,
  * 0 when the pass goes row by row, or a negative errno.
  */
-static int start_workers(struct ns_filter_pass *pass)
+static int start_workers(struct ns_visible_pass *pass)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	int nr = pass->vis->nr_cpus, i, t;
 
 	if (online < 2 || nr < 2 || !pass->tf)
 		return 0;
-	if (!ns_trace_has_readers(pass->trace))	/* read through libtracecmd: one thread */
+	if (!ns_trace_can_make_readers(pass->trace))	/* read through libtracecmd: one thread */
 		return 0;
 	if (nr > online)
 		nr = (int)online;
@@ -616,7 +616,7 @@ static int start_workers(struct ns_filter_pass *pass)
 
 		w->pass = pass;
 		w->reader = ns_trace_reader_new(pass->trace);
-		w->tf = ns_trace_filter_clone(pass->tf);
+		w->tf = ns_trace_exprs_clone(pass->tf);
 		pass->nr_workers = i + 1;
 		if (!w->reader || !w->tf) {
 			stop_workers(pass);
@@ -643,7 +643,7 @@ static int start_workers(struct ns_filter_pass *pass)
 }
 
 /* While the threads judge: wait a little for them; 1 once all are done. */
-static int wait_workers(struct ns_filter_pass *pass)
+static int wait_workers(struct ns_visible_pass *pass)
 {
 	struct timespec ms = { 0, 1000000 };
 	int i, ret = 0;
@@ -662,7 +662,7 @@ static int wait_workers(struct ns_filter_pass *pass)
 	return ret ? ret : 1;
 }
 
-int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
+int ns_visible_pass_step(struct ns_visible_pass *pass, uint64_t budget)
 {
 	struct ns_visible *vis = pass->vis;
 	uint64_t nr = vis->nr_events;
@@ -726,8 +726,8 @@ int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
 	return pass->complete ? 1 : 0;
 }
 
-void ns_filter_pass_progress(const struct ns_filter_pass *pass, uint64_t *done,
-			     uint64_t *total)
+void ns_visible_pass_progress(const struct ns_visible_pass *pass, uint64_t *done,
+			      uint64_t *total)
 {
 	*total = pass->vis->nr_events;
 	/* a parallel pass: the threads' half, then the sweep by row */
@@ -737,7 +737,7 @@ void ns_filter_pass_progress(const struct ns_filter_pass *pass, uint64_t *done,
 		*done = pass->row;
 }
 
-struct ns_visible *ns_filter_pass_take(struct ns_filter_pass *pass)
+struct ns_visible *ns_visible_pass_take(struct ns_visible_pass *pass)
 {
 	struct ns_visible *vis;
 
@@ -751,20 +751,20 @@ struct ns_visible *ns_filter_pass_take(struct ns_filter_pass *pass)
 int ns_visible_build(struct ns_trace *trace, const struct ns_filter_set *fs,
 		     struct ns_visible **vis, char *err, size_t err_len)
 {
-	struct ns_filter_pass *pass;
+	struct ns_visible_pass *pass;
 	int ret;
 
 	*vis = NULL;
-	ret = ns_filter_pass_begin(trace, fs, &pass, err, err_len);
+	ret = ns_visible_pass_begin(trace, fs, &pass, err, err_len);
 	if (ret || !pass)
 		return ret;
-	while ((ret = ns_filter_pass_step(pass, UINT64_MAX)) == 0)
+	while ((ret = ns_visible_pass_step(pass, UINT64_MAX)) == 0)
 		;
 	if (ret < 0)
 		snprintf(err, err_len, "cannot read an event back from the file");
 	else
-		*vis = ns_filter_pass_take(pass);
-	ns_filter_pass_free(pass);
+		*vis = ns_visible_pass_take(pass);
+	ns_visible_pass_free(pass);
 	return ret < 0 ? ret : 0;
 }
 
@@ -787,12 +787,12 @@ int ns_visible_row(const struct ns_visible *vis, uint64_t row)
 	return ns_bitmap_get(&vis->list, row);
 }
 
-uint64_t ns_visible_rank(const struct ns_visible *vis, uint64_t row)
+uint64_t ns_visible_shown_before(const struct ns_visible *vis, uint64_t row)
 {
 	return ns_visible_list_filtered(vis) ? ns_bitmap_rank(&vis->list, row) : row;
 }
 
-uint64_t ns_visible_select(const struct ns_visible *vis, uint64_t k, uint64_t nr_events)
+uint64_t ns_visible_nth_shown_row(const struct ns_visible *vis, uint64_t k, uint64_t nr_events)
 {
 	if (!ns_visible_list_filtered(vis))
 		return k < nr_events ? k : nr_events;

@@ -147,7 +147,7 @@ struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_
 	 * file offset of the parent's descriptor otherwise).
 	 */
 	if (((trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES) || trace->forked) &&
-	    !trace->indexing && !__atomic_load_n(&trace->nr_readers, __ATOMIC_ACQUIRE)) {
+	    !trace->indexing && !__atomic_load_n(&trace->nr_readers_in_use, __ATOMIC_ACQUIRE)) {
 		trace->forked = false;
 		if (ns_trace_recycle(trace)) {
 			pthread_mutex_unlock(&trace->handle_lock);
@@ -258,7 +258,7 @@ void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec)
 	}
 }
 
-bool ns_trace_has_readers(const struct ns_trace *trace)
+bool ns_trace_can_make_readers(const struct ns_trace *trace)
 {
 	return trace->pages != NULL;
 }
@@ -277,7 +277,7 @@ struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 		return NULL;
 	}
 	r->trace = trace;
-	__atomic_add_fetch(&trace->nr_readers, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&trace->nr_readers_in_use, 1, __ATOMIC_ACQ_REL);
 	return r;
 }
 
@@ -290,7 +290,7 @@ void ns_trace_reader_free(struct ns_trace_reader *r)
 	for (cpu = 0; cpu < r->trace->nr_cpus; cpu++)
 		if (r->cur[cpu].rd)
 			ns_pages_iter_close(r->cur[cpu].rd);
-	__atomic_sub_fetch(&r->trace->nr_readers, 1, __ATOMIC_ACQ_REL);
+	__atomic_sub_fetch(&r->trace->nr_readers_in_use, 1, __ATOMIC_ACQ_REL);
 	free(r->cur);
 	free(r);
 }

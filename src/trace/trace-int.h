@@ -248,7 +248,7 @@ struct ns_trace {
 	uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
 	struct trace_seq seq;		/* format.c's buffer, under tep_lock */
 	bool seq_ready;
-	int nr_readers;			/* atomic: struct ns_trace_reader in use */
+	int nr_readers_in_use;			/* atomic: struct ns_trace_reader in use */
 	bool forked;			/* a child's copy: reopen the handle first */
 	atomic_bool changed;		/* the file changed under us: ns_trace_changed() */
 	pthread_mutex_t handle_lock;	/* libtracecmd's handle, for any reader */

@@ -256,7 +256,7 @@ int ns_tui_narrow_open(struct ns_tui *t, const struct ns_tui_setup *setup)
 	if (!nw->fs || !nw->applied)
 		return -ENOMEM;
 	/* a search restored from a session is what n repeats */
-	if (!ns_filter_set_search(nw->fs, &spec))
+	if (!ns_filter_set_saved_search(nw->fs, &spec))
 		nw->search = ns_search_compile(&spec, err, sizeof(err));
 	ns_tui_refilter(t);
 	return 0;
@@ -270,7 +270,7 @@ void ns_tui_narrow_close(struct ns_tui *t)
 	if (!nw)
 		return;
 	t->view.visible = NULL;
-	ns_filter_pass_free(nw->pass);
+	ns_visible_pass_free(nw->pass);
 	ns_search_job_free(nw->sjob);
 	ns_visible_free(nw->vis);
 	ns_filter_set_free(nw->undo);
@@ -322,7 +322,7 @@ static void end_job(struct ns_tui *t)
 {
 	struct ns_tui_narrow *nw = t->nw;
 
-	ns_filter_pass_free(nw->pass);
+	ns_visible_pass_free(nw->pass);
 	nw->pass = NULL;
 	ns_search_job_free(nw->sjob);
 	nw->sjob = NULL;
@@ -369,7 +369,7 @@ void ns_tui_refilter(struct ns_tui *t)
 	}
 	/* a pass or a search under way is for the old set: start again */
 	end_job(t);
-	ret = ns_filter_pass_begin(t->trace, nw->fs, &nw->pass, err, sizeof(err));
+	ret = ns_visible_pass_begin(t->trace, nw->fs, &nw->pass, err, sizeof(err));
 	if (ret) {
 		/* refused: libtraceevent's message, and the old filters stay */
 		restore_undo(t);
@@ -394,10 +394,10 @@ void ns_tui_work(struct ns_tui *t)
 	switch (nw->job) {
 	case NS_JOB_FILTER:
 		do {
-			ret = ns_filter_pass_step(nw->pass, 4096);
+			ret = ns_visible_pass_step(nw->pass, 4096);
 		} while (!ret && (nw->sync || now_ms() - t0 < NS_TUI_SLICE_MS));
 		if (ret == 1) {
-			finish_filter(t, ns_filter_pass_take(nw->pass));
+			finish_filter(t, ns_visible_pass_take(nw->pass));
 		} else if (ret < 0) {
 			end_job(t);
 			restore_undo(t);
@@ -593,7 +593,7 @@ void ns_tui_start_search(struct ns_tui *t, const struct ns_search_spec *spec)
 	}
 	ns_search_free(nw->search);
 	nw->search = s;
-	ns_filter_set_set_search(nw->fs, spec);
+	ns_filter_set_save_search(nw->fs, spec);
 	search_from_selection(t, spec->backward);
 }
 
@@ -781,7 +781,7 @@ static void draw_progress(struct ns_tui *t)
 	char line[256];
 
 	if (nw->job == NS_JOB_FILTER)
-		ns_filter_pass_progress(nw->pass, &done, &total);
+		ns_visible_pass_progress(nw->pass, &done, &total);
 	else
 		ns_search_progress(nw->sjob, &done, &total);
 	snprintf(line, sizeof(line), "%s... %d%% of %llu events  (Esc cancels)", nw->job_what,

@@ -100,7 +100,7 @@ struct ns_tui_narrow {
 	int sync;			/* --snapshot: jobs run to their end at once */
 
 	int job;			/* enum ns_tui_job */
-	struct ns_filter_pass *pass;
+	struct ns_visible_pass *pass;
 	struct ns_filter_set *undo;	/* the set before the change, for Esc or a refusal */
 	struct ns_search_job *sjob;
 	char job_what[160];		/* "Searching for task=gzip" */
