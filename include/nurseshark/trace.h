@@ -248,7 +248,10 @@ int ns_trace_exprs_match(struct ns_trace_exprs *f, int cpu, uint64_t idx, uint64
  * handle serves one thread.
  */
 struct ns_trace_reader;
-/* Whether ns_trace_reader_new() can give readers (the fast page reader reads the file). */
+/*
+ * Whether ns_trace_reader_new() can give readers: the fast page reader reads
+ * the file, and libtraceevent's lazy tables were filled for threads to share.
+ */
 bool ns_trace_can_make_readers(const struct ns_trace *trace);
 struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace);
 void ns_trace_reader_free(struct ns_trace_reader *r);

@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +107,9 @@ struct ns_visible_pass {
 	 */
 	struct pass_worker workers[NS_PASS_MAX_THREADS];
 	int nr_workers;			/* 0: judge row by row here */
-	int next_cpu, workers_done;	/* atomic */
-	int cancel;			/* atomic */
-	uint64_t judged;		/* atomic: events judged by the threads */
+	atomic_int next_cpu, workers_done;
+	atomic_bool cancel;
+	_Atomic uint64_t judged;	/* events judged by the threads */
 	bool judging;			/* the threads run */
 	struct ns_pos pos[NS_VISIBLE_CHUNK];
 };
@@ -544,10 +545,10 @@ static void *pass_worker_main(void *arg)
 	struct ns_visible *vis = pass->vis;
 	int cpu;
 
-	while (!__atomic_load_n(&pass->cancel, __ATOMIC_RELAXED)) {
+	while (!atomic_load_explicit(&pass->cancel, memory_order_relaxed)) {
 		uint64_t n, idx, batch = 0;
 
-		cpu = __atomic_fetch_add(&pass->next_cpu, 1, __ATOMIC_RELAXED);
+		cpu = atomic_fetch_add_explicit(&pass->next_cpu, 1, memory_order_relaxed);
 		if (cpu >= vis->nr_cpus)
 			break;
 		n = ns_trace_cpu_nr_events(pass->trace, cpu);
@@ -560,17 +561,18 @@ static void *pass_worker_main(void *arg)
 			if (ok[PANE_GRAPH] && vis->graph_filtered)
 				ns_bitmap_set(&vis->graph[cpu], idx);
 			if (++batch == 4096) {
-				__atomic_add_fetch(&pass->judged, batch, __ATOMIC_RELAXED);
+				atomic_fetch_add_explicit(&pass->judged, batch,
+							  memory_order_relaxed);
 				batch = 0;
-				if (__atomic_load_n(&pass->cancel, __ATOMIC_RELAXED))
+				if (atomic_load_explicit(&pass->cancel, memory_order_relaxed))
 					break;
 			}
 		}
-		__atomic_add_fetch(&pass->judged, batch, __ATOMIC_RELAXED);
+		atomic_fetch_add_explicit(&pass->judged, batch, memory_order_relaxed);
 		if (w->ret)
 			break;
 	}
-	__atomic_add_fetch(&pass->workers_done, 1, __ATOMIC_RELEASE);
+	atomic_fetch_add_explicit(&pass->workers_done, 1, memory_order_release);
 	return NULL;
 }
 
@@ -578,7 +580,7 @@ static void stop_workers(struct ns_visible_pass *pass)
 {
 	int i;
 
-	__atomic_store_n(&pass->cancel, 1, __ATOMIC_RELAXED);
+	atomic_store_explicit(&pass->cancel, 1, memory_order_relaxed);
 	for (i = 0; i < pass->nr_workers; i++) {
 		if (pass->workers[i].started)
 			pthread_join(pass->workers[i].thread, NULL);
@@ -602,7 +604,13 @@ static int start_workers(struct ns_visible_pass *pass)
 
 	if (online < 2 || nr < 2 || !pass->tf)
 		return 0;
-	if (!ns_trace_can_make_readers(pass->trace))	/* read through libtracecmd: one thread */
+	/*
+	 * The threads call libtraceevent (tep_filter_match()) without the
+	 * trace's tep lock: safe only because the index filled its lazy tables
+	 * first, which is when the trace gives readers (fill_tep_tables() in
+	 * src/trace/index.c). Read through libtracecmd: one thread.
+	 */
+	if (!ns_trace_can_make_readers(pass->trace))
 		return 0;
 	if (nr > online)
 		nr = (int)online;
@@ -629,7 +637,7 @@ static int start_workers(struct ns_visible_pass *pass)
 
 		w->started = !pthread_create(&w->thread, NULL, pass_worker_main, w);
 		if (!w->started)
-			__atomic_add_fetch(&pass->workers_done, 1, __ATOMIC_RELEASE);
+			atomic_fetch_add_explicit(&pass->workers_done, 1, memory_order_release);
 	}
 	/* a thread that would not start leaves its CPUs to the others */
 	for (i = 0; i < nr && !pass->workers[i].started; i++)
@@ -649,11 +657,12 @@ static int wait_workers(struct ns_visible_pass *pass)
 	int i, ret = 0;
 
 	for (i = 0; i < 5; i++) {
-		if (__atomic_load_n(&pass->workers_done, __ATOMIC_ACQUIRE) == pass->nr_workers)
+		if (atomic_load_explicit(&pass->workers_done, memory_order_acquire) ==
+		    pass->nr_workers)
 			break;
 		nanosleep(&ms, NULL);
 	}
-	if (__atomic_load_n(&pass->workers_done, __ATOMIC_ACQUIRE) < pass->nr_workers)
+	if (atomic_load_explicit(&pass->workers_done, memory_order_acquire) < pass->nr_workers)
 		return 0;
 	for (i = 0; i < pass->nr_workers; i++)
 		if (pass->workers[i].ret && !ret)
@@ -732,7 +741,7 @@ void ns_visible_pass_progress(const struct ns_visible_pass *pass, uint64_t *done
 	*total = pass->vis->nr_events;
 	/* a parallel pass: the threads' half, then the sweep by row */
 	if (pass->nr_workers)
-		*done = (__atomic_load_n(&pass->judged, __ATOMIC_RELAXED) + pass->row) / 2;
+		*done = (atomic_load_explicit(&pass->judged, memory_order_relaxed) + pass->row) / 2;
 	else
 		*done = pass->row;
 }

@@ -210,8 +210,8 @@ void ns_session_apply(const struct ns_session *s, struct ns_view *view, const ch
 		uint64_t sel = ns_view_list_pos_of_row(view, view->selected);
 		uint64_t rows = (uint64_t)view->list_rows, shown = ns_view_nr_rows(view);
 
-		if (ns_view_row_at_list_pos(view, top) == s->list_top && sel >= top && sel < top + rows &&
-		    (shown <= rows ? top == 0 : top <= shown - rows)) {
+		if (ns_view_row_at_list_pos(view, top) == s->list_top && sel >= top &&
+		    sel < top + rows && (shown <= rows ? top == 0 : top <= shown - rows)) {
 			view->list_top = s->list_top;
 			done |= NS_SESS_LIST_TOP;
 		}

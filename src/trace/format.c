@@ -126,10 +126,10 @@ bool ns_trace_needs_handle(struct ns_trace *trace, int type)
 	if (type < 0 || type >= NS_EV_TYPE_MAP)
 		return false;
 	/* a byte per type, looked up once (by any thread: the same byte): 1 no, 2 yes */
-	v = __atomic_load_n(&trace->handle_types[type], __ATOMIC_RELAXED);
+	v = atomic_load_explicit(&trace->handle_types[type], memory_order_relaxed);
 	if (!v) {
 		v = !strcmp(ns_trace_event_system(trace, type), "ftrace") ? 2 : 1;
-		__atomic_store_n(&trace->handle_types[type], v, __ATOMIC_RELAXED);
+		atomic_store_explicit(&trace->handle_types[type], v, memory_order_relaxed);
 	}
 	return v == 2;
 }
@@ -147,7 +147,8 @@ struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_
 	 * file offset of the parent's descriptor otherwise).
 	 */
 	if (((trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES) || trace->forked) &&
-	    !trace->indexing && !__atomic_load_n(&trace->nr_readers_in_use, __ATOMIC_ACQUIRE)) {
+	    !trace->indexing &&
+	    !atomic_load_explicit(&trace->nr_readers_in_use, memory_order_acquire)) {
 		trace->forked = false;
 		if (ns_trace_recycle(trace)) {
 			pthread_mutex_unlock(&trace->handle_lock);
@@ -258,16 +259,20 @@ void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec)
 	}
 }
 
+/*
+ * A reader's thread prints and filters with the trace's tep, unlocked: only
+ * once fill_tep_tables() (index.c) has made what libtraceevent makes lazily.
+ */
 bool ns_trace_can_make_readers(const struct ns_trace *trace)
 {
-	return trace->pages != NULL;
+	return trace->pages && trace->tep_shared;
 }
 
 struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 {
 	struct ns_trace_reader *r;
 
-	if (!trace->pages)
+	if (!ns_trace_can_make_readers(trace))
 		return NULL;
 	r = calloc(1, sizeof(*r));
 	if (r)
@@ -277,7 +282,7 @@ struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 		return NULL;
 	}
 	r->trace = trace;
-	__atomic_add_fetch(&trace->nr_readers_in_use, 1, __ATOMIC_ACQ_REL);
+	atomic_fetch_add_explicit(&trace->nr_readers_in_use, 1, memory_order_acq_rel);
 	return r;
 }
 
@@ -290,7 +295,7 @@ void ns_trace_reader_free(struct ns_trace_reader *r)
 	for (cpu = 0; cpu < r->trace->nr_cpus; cpu++)
 		if (r->cur[cpu].rd)
 			ns_pages_iter_close(r->cur[cpu].rd);
-	__atomic_sub_fetch(&r->trace->nr_readers_in_use, 1, __ATOMIC_ACQ_REL);
+	atomic_fetch_sub_explicit(&r->trace->nr_readers_in_use, 1, memory_order_acq_rel);
 	free(r->cur);
 	free(r);
 }

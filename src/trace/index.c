@@ -179,7 +179,7 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 			return -ENOMEM;
 		c->pages[c->nr_pages].offset = page;
 		c->pages[c->nr_pages].first_idx = idx;
-		__atomic_store_n(&c->nr_pages, c->nr_pages + 1, __ATOMIC_RELEASE);
+		atomic_store_explicit(&c->nr_pages, c->nr_pages + 1, memory_order_release);
 		w->bytes_read += page_size;
 	}
 	if (rec->missed_events) {
@@ -195,7 +195,7 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 	ret = ns_events_append(&c->ev, idx, rec->ts, pid, type);
 	if (ret)
 		return ret;
-	__atomic_store_n(&c->nr_events, idx + 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&c->nr_events, idx + 1, memory_order_release);
 	return index_sched(w, c, idx, type, rec);
 }
 
@@ -216,7 +216,7 @@ static void ns_index_hold(struct ns_trace *trace, uint64_t page)
 
 	if (!trace->hold || page < 1)
 		return;
-	while (access(trace->hold, F_OK) && !__atomic_load_n(&trace->cancel, __ATOMIC_RELAXED))
+	while (access(trace->hold, F_OK) && !atomic_load_explicit(&trace->cancel, memory_order_relaxed))
 		nanosleep(&ms, NULL);
 }
 
@@ -235,19 +235,20 @@ static int index_cpu_pages(struct worker *w, int cpu)
 
 		if (r.page != c->done_pages) {
 			/* a new page: say how far we are, and stop if asked to */
-			if (__atomic_load_n(&w->trace->cancel, __ATOMIC_RELAXED)) {
+			if (atomic_load_explicit(&w->trace->cancel, memory_order_relaxed)) {
 				ret = -ECANCELED;
 				break;
 			}
 			ns_index_hold(w->trace, r.page);
-			__atomic_store_n(&c->done_pages, r.page, __ATOMIC_RELAXED);
+			atomic_store_explicit(&c->done_pages, r.page, memory_order_relaxed);
 		}
 		ret = index_one(w, c, &rec, r.type, r.pid);
 		if (ret)
 			break;
 	}
 	if (!ret)
-		__atomic_store_n(&c->done_pages, ns_pages_nr_pages(w->pages, cpu), __ATOMIC_RELAXED);
+		atomic_store_explicit(&c->done_pages, ns_pages_nr_pages(w->pages, cpu),
+				      memory_order_relaxed);
 	ns_pages_iter_close(it);
 	return ns_trace_read_failed(w->trace, ret);
 }
@@ -399,7 +400,7 @@ static int index_cpus(struct ns_trace *trace)
 		nr = 1;
 	if (nr < 1)
 		return 0;
-	/* the threads share the trace's tep: ns_index_prepare() filled its lazy tables */
+	/* the threads share the trace's tep, unlocked: see fill_tep_tables() */
 	for (i = 0; i < nr; i++) {
 		memset(&workers[i], 0, sizeof(workers[i]));
 		workers[i].pages = pages;
@@ -573,6 +574,26 @@ static void cpu_span(const struct ns_pages *pages, int cpu, uint64_t *first, uin
 	ns_pages_iter_close(it);
 }
 
+/*
+ * libtraceevent has no lock of its own, and some lookups write the tep
+ * handle the first time: tep_data_comm_from_pid() and
+ * tep_is_pid_registered() sort the saved cmdlines into a table on first
+ * use. Threads that read the tep without trace->tep_lock call those: the
+ * indexing threads of the fast path (below), and the threads of a parallel
+ * filter pass (src/model/visible.c), whose tep_filter_match() looks comms
+ * up for COMM. So the tables are made here, in one thread, before any of
+ * those starts; trace->tep_shared says it is done, and ns_trace_reader_new(),
+ * which every such thread needs, hands out no reader before
+ * (tests/unit/test_filter.c checks it). Whatever else libtraceevent fills
+ * lazily must be filled here too before a thread reads it unlocked.
+ */
+static void fill_tep_tables(struct ns_trace *trace)
+{
+	tep_data_comm_from_pid(trace->tep, 0);
+	tep_is_pid_registered(trace->tep, 1);
+	trace->tep_shared = true;
+}
+
 /**
  * ns_index_prepare - what indexing needs, and what can be known before it
  * Opens the fast reader where it reads the file as libtracecmd does (else
@@ -612,9 +633,7 @@ int ns_index_prepare(struct ns_trace *trace)
 	}
 	if (trace->span_first == UINT64_MAX)
 		trace->span_first = trace->span_last = 0;
-	/* the indexing threads share the tep: fill its lazy tables now */
-	tep_data_comm_from_pid(trace->tep, 0);
-	tep_is_pid_registered(trace->tep, 1);
+	fill_tep_tables(trace);
 	return 0;
 }
 

@@ -279,7 +279,8 @@ static int one_option(struct ns_pages *p, struct options *o, uint16_t id, const 
 		p->tsc_mult = (uint64_t)(int64_t)mult;
 		memcpy(&p->tsc_shift, buf + 4, 4);
 		if (p->tsc_shift > 32) {
-			ns_set_err(err, err_len, "TSC2NSEC shift of %u not supported", p->tsc_shift);
+			ns_set_err(err, err_len, "TSC2NSEC shift of %u not supported",
+				   p->tsc_shift);
 			return -ENOTSUP;
 		}
 		break;
@@ -521,7 +522,8 @@ static int load_chunks(struct ns_pages *p, struct ns_pages_cpu *c, char *err, si
 	uint64_t pos = c->data_offset + 4, pages = 0;
 	uint32_t count, i, hdr[2];
 
-	if (c->data_offset + 4 > p->file_size || ns_pages_pread_full(p->fd, &count, 4, c->data_offset))
+	if (c->data_offset + 4 > p->file_size ||
+	    ns_pages_pread_full(p->fd, &count, 4, c->data_offset))
 		goto bad;
 	if (count > (p->file_size - pos) / 8)
 		goto bad;
@@ -544,8 +546,8 @@ static int load_chunks(struct ns_pages *p, struct ns_pages_cpu *c, char *err, si
 		    ch->zsize > p->file_size - pos - 8)
 			goto bad;
 		if (!ch->size || ch->size % (uint32_t)p->page_size) {
-			ns_set_err(err, err_len, "a compressed chunk of %u bytes is not whole pages",
-				   ch->size);
+			ns_set_err(err, err_len,
+				   "a compressed chunk of %u bytes is not whole pages", ch->size);
 			return -ENOTSUP;
 		}
 		if (ch->size > c->max_size)

@@ -236,7 +236,7 @@ static void *indexer_main(void *arg)
 	struct ns_trace *trace = arg;
 
 	trace->index_ret = ns_index_build(trace);
-	__atomic_store_n(&trace->done, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&trace->done, 1, memory_order_release);
 	return NULL;
 }
 
@@ -280,12 +280,12 @@ bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *pr
 		prog->last_ns = trace->indexing ? trace->span_last : trace->last_ns;
 		prog->total_pages = trace->total_pages;
 		for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
-			prog->done_pages += __atomic_load_n(&trace->cpus[cpu].done_pages,
-							    __ATOMIC_RELAXED);
+			prog->done_pages += atomic_load_explicit(&trace->cpus[cpu].done_pages,
+								 memory_order_relaxed);
 			prog->events += ns_trace_cpu_nr_events(trace, cpu);
 		}
 	}
-	return trace->indexing && !__atomic_load_n(&trace->done, __ATOMIC_ACQUIRE);
+	return trace->indexing && !atomic_load_explicit(&trace->done, memory_order_acquire);
 }
 
 struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len)
@@ -382,7 +382,7 @@ void ns_trace_close(struct ns_trace *trace)
 	if (!trace)
 		return;
 	if (trace->indexing) {
-		__atomic_store_n(&trace->cancel, 1, __ATOMIC_RELAXED);
+		atomic_store_explicit(&trace->cancel, 1, memory_order_relaxed);
 		pthread_join(trace->indexer, NULL);
 		trace->indexing = false;
 	}

@@ -118,7 +118,8 @@ struct ns_ev_chunk {
 
 struct ns_events {
 	struct ns_ev_chunk **chunks;	/* directory, never moves once readers exist */
-	uint64_t nr_chunks, cap_chunks;
+	_Atomic uint64_t nr_chunks;	/* published with a release store */
+	uint64_t cap_chunks;
 	int32_t types[NS_EV_TYPES];	/* local type -> type */
 	int nr_types;
 	struct ns_ev_wide *wide[NS_EV_WIDE_BLOCKS];	/* blocks that never move */
@@ -205,11 +206,11 @@ struct ns_trace_reader {
 
 struct ns_cpu {
 	struct ns_events ev;
-	uint64_t nr_events;		/* published: read with an acquire load */
+	_Atomic uint64_t nr_events;	/* published with a release store */
 	uint16_t *page_offs;		/* the libtracecmd path only */
 	size_t cap_page_offs;
 	struct ns_page *pages;
-	uint64_t nr_pages;
+	_Atomic uint64_t nr_pages;	/* published with a release store */
 	size_t cap_pages;
 	struct ns_run *runs;
 	uint64_t nr_runs;
@@ -221,7 +222,7 @@ struct ns_cpu {
 	struct ns_tasks names;
 	struct ns_cursor cur;		/* the screen's reader */
 	uint64_t cur_page;		/* libtracecmd path: the page read last */
-	uint64_t done_pages;		/* atomic: pages of this CPU indexed */
+	_Atomic uint64_t done_pages;	/* pages of this CPU indexed, for the progress bar */
 	uint64_t last_ts;		/* while indexing: the last event's timestamp */
 	bool unsorted;			/* a timestamp went back (damaged, or odd clocks) */
 };
@@ -239,18 +240,19 @@ struct ns_trace {
 	pthread_t indexer;
 	bool indexing;			/* the thread was started and not joined */
 	int index_ret;
-	int done;			/* atomic: set by the thread as it ends */
-	int cancel;			/* atomic */
+	atomic_bool done;		/* set by the thread as it ends */
+	atomic_bool cancel;
 	uint64_t span_first, span_last;
 	uint64_t total_pages;
 	const char *hold;		/* $NS_TEST_HOLD_INDEX (index.c), or NULL */
 	struct ns_preview *preview;	/* preview.c */
-	uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
+	_Atomic uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
 	struct trace_seq seq;		/* format.c's buffer, under tep_lock */
 	bool seq_ready;
-	int nr_readers_in_use;			/* atomic: struct ns_trace_reader in use */
+	atomic_int nr_readers_in_use;	/* struct ns_trace_reader in use */
 	bool forked;			/* a child's copy: reopen the handle first */
 	atomic_bool changed;		/* the file changed under us: ns_trace_changed() */
+	bool tep_shared;		/* fill_tep_tables() ran: threads may share the tep */
 	pthread_mutex_t handle_lock;	/* libtracecmd's handle, for any reader */
 	/* libtraceevent's tables: the sched plugin adds names as it prints */
 	pthread_mutex_t tep_lock;

@@ -141,7 +141,8 @@ void ns_tui_run_action(struct ns_tui *t, enum ns_tui_action act)
 		ns_view_select(v, n ? n - 1 : 0);
 		break;
 	case NS_ACT_SCROLL_LEFT:
-		t->info_scroll -= t->info_scroll > NS_TUI_INFO_STEP ? NS_TUI_INFO_STEP : t->info_scroll;
+		t->info_scroll -= t->info_scroll > NS_TUI_INFO_STEP ? NS_TUI_INFO_STEP :
+				  t->info_scroll;
 		break;
 	case NS_ACT_SCROLL_RIGHT:
 		if (t->info_scroll + NS_TUI_INFO_STEP < t->info_max)

@@ -243,7 +243,8 @@ void ns_tui_draw_list(struct ns_tui *t)
 	}
 	/* shown rows are seldom neighbours: each is found from its position */
 	for (i = 0; i < rows; i++) {
-		uint64_t row = ns_view_row_at_list_pos(v, ns_view_list_pos_of_row(v, v->list_top) + i);
+		uint64_t row = ns_view_row_at_list_pos(v,
+						       ns_view_list_pos_of_row(v, v->list_top) + i);
 		struct ns_pos pos;
 
 		if (row >= ns_trace_nr_events(t->trace) || ns_trace_rows(t->trace, row, 1, &pos) != 1)

@@ -14,6 +14,7 @@
 #include "nurseshark/filter.h"
 #include "nurseshark/model.h"
 #include "traces.h"
+#include "../../src/trace/trace-int.h"	/* tep_shared: the contract of the threads */
 
 static int have_report;
 
@@ -399,7 +400,8 @@ static void view_and_graph(const char *path)
 	for (row = 0, k = 0; row < n; row++) {
 		if (!ns_visible_row(vis, row))
 			continue;
-		ok &= ns_visible_shown_before(vis, row) == k && ns_visible_nth_shown_row(vis, k, n) == row;
+		ok &= ns_visible_shown_before(vis, row) == k &&
+		      ns_visible_nth_shown_row(vis, k, n) == row;
 		k++;
 	}
 	CHECK(ok && k == ns_visible_list_count(vis, n) && ns_visible_nth_shown_row(vis, k, n) == n,
@@ -543,6 +545,22 @@ static void parallel_pass(void)
 		SKIP("parallel pass: %s not there", path);
 		return;
 	}
+	/*
+	 * The pass's threads call libtraceevent without the tep lock: only
+	 * after the index filled its lazy tables (fill_tep_tables()), which is
+	 * when the trace gives readers, and it gives none without.
+	 */
+	CHECK(t->tep_shared && ns_trace_can_make_readers(t),
+	      "the index filled libtraceevent's lazy tables before threads share the tep");
+	t->tep_shared = false;
+	{
+		struct ns_trace_reader *r = ns_trace_reader_new(t);
+
+		CHECK(!r && !ns_trace_can_make_readers(t),
+		      "no reader for a thread while libtraceevent's lazy tables are not filled");
+		ns_trace_reader_free(r);
+	}
+	t->tep_shared = true;
 	for (mode = NS_FILTER_SHOW; mode <= NS_FILTER_HIDE; mode++) {
 		struct ns_filter_set *fs = ns_filter_set_alloc();
 		struct ns_visible *vis = NULL;
