@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "nurseshark/filter.h"
 #include "nurseshark/model_search.h"
@@ -42,6 +43,7 @@ enum {
 	OPT_CONFIG,
 	OPT_CHECK_CONFIG,
 	OPT_PRINT_CONFIG,
+	OPT_TEST_HOLD_INDEX,
 };
 
 static const struct option long_options[] = {
@@ -61,6 +63,8 @@ static const struct option long_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
 	{ "print-config", no_argument, NULL, OPT_PRINT_CONFIG },
+	/* for tests/loading.sh only: not in --help; the man page says so */
+	{ "test-hold-index", required_argument, NULL, OPT_TEST_HOLD_INDEX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -316,6 +320,7 @@ static int parse_size(const char *s, int *cols, int *rows)
 struct cmdline {
 	const char *file, *keys, *snapshot;
 	const char *session_file, *filters_file, *config_file;
+	const char *hold_file;		/* --test-hold-index */
 	bool named;			/* the trace was named (-i or FILE) */
 	bool export, stats, no_session, check_config;
 	bool cmdline_filters;		/* --cpu, --pid, --task, -F or -v */
@@ -327,6 +332,22 @@ struct cmdline {
 /* Exit statuses: 1 for a file or memory error, 2 for a command-line error. */
 #define EXIT_USAGE	2
 #define GO_ON		(-1)		/* not an exit status: main() goes on */
+
+/* The kind of a filter option of the command line. */
+static int filter_arg_kind(int opt)
+{
+	switch (opt) {
+	case OPT_CPU:
+		return NS_FILTER_ARG_CPUS;
+	case OPT_PID:
+		return NS_FILTER_ARG_PIDS;
+	case OPT_TASK:
+		return NS_FILTER_ARG_TASK;
+	case 'F':
+		return NS_FILTER_ARG_EXPR;
+	}
+	return NS_FILTER_ARG_NEGATE;	/* -v */
+}
 
 /* Parse argv into @cl: GO_ON, or the exit status (--help, --version, an error). */
 static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
@@ -342,11 +363,7 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case 'F':
 		case 'v':
 			cl->cmdline_filters = true;
-			if (ns_filter_args_push(&cl->fargs, opt == OPT_CPU ? NS_FILTER_ARG_CPUS :
-						opt == OPT_PID ? NS_FILTER_ARG_PIDS :
-						opt == OPT_TASK ? NS_FILTER_ARG_TASK :
-						opt == 'F' ? NS_FILTER_ARG_EXPR : NS_FILTER_ARG_NEGATE,
-						optarg)) {
+			if (ns_filter_args_push(&cl->fargs, filter_arg_kind(opt), optarg)) {
 				fprintf(stderr, "nurseshark: out of memory\n");
 				return 1;
 			}
@@ -374,6 +391,9 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			return fflush(stdout) ? 1 : 0;
 		case OPT_SNAPSHOT:
 			cl->snapshot = optarg;
+			break;
+		case OPT_TEST_HOLD_INDEX:
+			cl->hold_file = optarg;
 			break;
 		case OPT_KEYS:
 			cl->keys = optarg;
@@ -474,6 +494,12 @@ static int read_files(struct cmdline *cl, struct ns_files *files,
 	return GO_ON;
 }
 
+/* --test-hold-index FILE: indexing waits while FILE is not there. */
+static bool hold_file_absent(void *file)
+{
+	return access(file, F_OK) != 0;
+}
+
 /*
  * Open the trace; the viewer shows it while it is indexed (see loading.c).
  * Returns GO_ON with *@trace, or the exit status with the reason in @err
@@ -482,9 +508,13 @@ static int read_files(struct cmdline *cl, struct ns_files *files,
 static int open_trace(const struct cmdline *cl, struct ns_trace **trace, char *err,
 		      size_t err_len)
 {
+	struct ns_trace_open_opts opts = {
+		.hold_index = cl->hold_file ? hold_file_absent : NULL,
+		.hold_arg = (void *)cl->hold_file,
+	};
 	int ret;
 
-	*trace = cl->interactive ? ns_trace_open_async(cl->file, err, err_len) :
+	*trace = cl->interactive ? ns_trace_open_async_opts(cl->file, &opts, err, err_len) :
 		ns_trace_open(cl->file, err, err_len);
 	if (!*trace)
 		return 1;

@@ -88,6 +88,23 @@ struct ns_trace_progress {
 };
 
 struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len);
+
+/*
+ * What an open can be asked besides; all zero: ns_trace_open_async(). Only
+ * tests ask anything today. @hold_index lets a test see the trace half
+ * indexed for as long as it needs (tests/loading.sh, through the binary's
+ * --test-hold-index): after each CPU's first page, an indexing thread
+ * waits while @hold_index(@hold_arg) returns true, asking every
+ * millisecond; closing the trace ends the wait.
+ */
+struct ns_trace_open_opts {
+	bool (*hold_index)(void *arg);
+	void *hold_arg;
+};
+
+/* ns_trace_open_async() with @opts (NULL: none). */
+struct ns_trace *ns_trace_open_async_opts(const char *path, const struct ns_trace_open_opts *opts,
+					  char *err, size_t err_len);
 /* While indexing goes on: true, and how far it is in @prog (may be NULL). */
 bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *prog);
 /* Wait for the index: 0, or a negative errno with the reason in @err. */

@@ -39,13 +39,6 @@
 #define NS_SEARCH_SPLIT_AFTER	16384
 #define NS_SEARCH_SPLIT_LEFT	(1u << 20)
 
-static uint64_t split_after = NS_SEARCH_SPLIT_AFTER, split_left = NS_SEARCH_SPLIT_LEFT;
-
-void ns_search_split_at(uint64_t after, uint64_t left)
-{
-	split_after = after || left ? after : NS_SEARCH_SPLIT_AFTER;
-	split_left = after || left ? left : NS_SEARCH_SPLIT_LEFT;
-}
 
 static const char search_ops[NS_NR_SEARCH_MODES] = {
 	[NS_SEARCH_CONTAINS] = ':',
@@ -268,7 +261,8 @@ struct ns_search_job {
 	uint64_t limit;		/* test up to this many (n, or the near half) */
 	pid_t helper;		/* the child testing the far half, or 0 */
 	int helper_fd;		/* the pipe it answers on */
-	bool split_tried;
+	bool split_tried, split;
+	uint64_t split_after, split_left;	/* when to split: ns_search_job_split_at() */
 	uint64_t split_done;	/* done when the helper started */
 	uint64_t found_row;
 	size_t chunk;		/* rows merged at once: few first, n often finds one near */
@@ -296,7 +290,20 @@ struct ns_search_job *ns_search_begin(struct ns_trace *trace, const struct ns_vi
 		job->start = job->n ? job->n - 1 : 0;
 	job->limit = job->n;
 	job->helper_fd = -1;
+	job->split_after = NS_SEARCH_SPLIT_AFTER;
+	job->split_left = NS_SEARCH_SPLIT_LEFT;
 	return job;
+}
+
+void ns_search_job_split_at(struct ns_search_job *job, uint64_t after, uint64_t left)
+{
+	job->split_after = after;
+	job->split_left = left;
+}
+
+bool ns_search_job_was_split(const struct ns_search_job *job)
+{
+	return job->split;
 }
 
 static void stop_helper(struct ns_search_job *job)
@@ -444,8 +451,8 @@ static void maybe_split(struct ns_search_job *job)
 	int fds[2];
 	pid_t pid;
 
-	if (job->split_tried || job->done < split_after || left < split_left || left < 2 ||
-	    !ns_search_needs_text(job->s) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (job->split_tried || job->done < job->split_after || left < job->split_left ||
+	    left < 2 || !ns_search_needs_text(job->s) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
 	job->split_tried = true;
 	/* the fast page reader reads what libtracecmd's one handle would not share */
@@ -479,6 +486,7 @@ static void maybe_split(struct ns_search_job *job)
 		_exit(w == (ssize_t)sizeof(msg) ? 0 : 1);
 	}
 	close(fds[1]);
+	job->split = true;
 	job->split_done = job->done;
 	job->helper = pid;
 	job->helper_fd = fds[0];

@@ -205,18 +205,20 @@ static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *r
 }
 
 /*
- * For the tests of the screen while indexing (tests/loading.sh): with
- * NS_TEST_HOLD_INDEX=FILE set, indexing waits past each CPU's first page
- * until FILE exists, so that a test sees the trace half-indexed for as long
- * as it needs, without timing anything.
+ * For the tests of the screen while indexing (tests/loading.sh): the open's
+ * hold_index option keeps indexing past each CPU's first page for as long
+ * as it says, so that a test sees the trace half-indexed without timing
+ * anything.
  */
 static void ns_index_hold(struct ns_trace *trace, uint64_t page)
 {
+	const struct ns_trace_open_opts *o = &trace->opts;
 	struct timespec ms = { 0, 1000000 };
 
-	if (!trace->hold || page < 1)
+	if (!o->hold_index || page < 1)
 		return;
-	while (access(trace->hold, F_OK) && !atomic_load_explicit(&trace->cancel, memory_order_relaxed))
+	while (o->hold_index(o->hold_arg) &&
+	       !atomic_load_explicit(&trace->cancel, memory_order_relaxed))
 		nanosleep(&ms, NULL);
 }
 
@@ -603,11 +605,9 @@ static void fill_tep_tables(struct ns_trace *trace)
  */
 int ns_index_prepare(struct ns_trace *trace)
 {
-	const char *hold = getenv("NS_TEST_HOLD_INDEX");
 	char why[128];
 	int i;
 
-	trace->hold = hold && *hold ? hold : NULL;
 	trace->pages = ns_pages_open(trace->path, trace->tep, why, sizeof(why));
 	if (trace->pages && ns_pages_nr_cpus(trace->pages) != trace->nr_cpus) {
 		ns_pages_close(trace->pages);

@@ -290,6 +290,12 @@ bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *pr
 
 struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len)
 {
+	return ns_trace_open_async_opts(path, NULL, err, err_len);
+}
+
+struct ns_trace *ns_trace_open_async_opts(const char *path, const struct ns_trace_open_opts *opts,
+					  char *err, size_t err_len)
+{
 	struct stat st;
 	struct ns_trace *trace;
 	struct rlimit as;
@@ -304,6 +310,8 @@ struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len
 	trace->path = strdup(path);
 	if (!trace->path)
 		goto nomem;
+	if (opts)
+		trace->opts = *opts;
 	pthread_mutex_init(&trace->tep_lock, NULL);
 	pthread_mutex_init(&trace->handle_lock, NULL);
 

@@ -244,7 +244,7 @@ struct ns_trace {
 	atomic_bool cancel;
 	uint64_t span_first, span_last;
 	uint64_t total_pages;
-	const char *hold;		/* $NS_TEST_HOLD_INDEX (index.c), or NULL */
+	struct ns_trace_open_opts opts;	/* of ns_trace_open_async_opts() */
 	struct ns_preview *preview;	/* preview.c */
 	_Atomic uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
 	struct trace_seq seq;		/* format.c's buffer, under tep_lock */
