@@ -39,6 +39,7 @@
 
 #include "nurseshark/filter.h"
 #include "nurseshark/trace.h"
+#include "nurseshark/util.h"
 
 #include "bitmap.h"
 
@@ -54,6 +55,7 @@ struct pane {
 	bool active;			/* some entry applies to this pane */
 	int *show_pids, nr_show_pids;	/* sorted */
 	int *hide_pids, nr_hide_pids;
+	size_t cap_show_pids, cap_hide_pids;
 	uint8_t *type_ok;		/* NS_NR_TYPES entries; NULL: every type */
 	uint8_t *cpu_ok;		/* nr_cpus entries; NULL: every CPU */
 	uint64_t adv_show, adv_hide;	/* expressions of each mode, as bit masks */
@@ -154,14 +156,11 @@ static bool has_pid(const int *pids, int n, int pid)
 	return n && bsearch(&pid, pids, n, sizeof(int), cmp_int);
 }
 
-static int push_pid(int **pids, int *n, int pid)
+static int push_pid(int **pids, int *n, size_t *cap, int pid)
 {
-	int *np = realloc(*pids, (*n + 1) * sizeof(int));
-
-	if (!np)
+	if (NS_GROW(*pids, *cap, (size_t)*n + 1))
 		return -ENOMEM;
-	np[(*n)++] = pid;
-	*pids = np;
+	(*pids)[(*n)++] = pid;
 	return 0;
 }
 
@@ -272,9 +271,12 @@ static int compile_pane(struct ns_visible_pass *pass, const struct ns_filter_set
 			continue;
 		p->active = true;
 		if (e.kind == NS_FILTER_TASK) {
-			ret = e.mode == NS_FILTER_SHOW ?
-			      push_pid(&p->show_pids, &p->nr_show_pids, e.value) :
-			      push_pid(&p->hide_pids, &p->nr_hide_pids, e.value);
+			if (e.mode == NS_FILTER_SHOW)
+				ret = push_pid(&p->show_pids, &p->nr_show_pids, &p->cap_show_pids,
+					       e.value);
+			else
+				ret = push_pid(&p->hide_pids, &p->nr_hide_pids, &p->cap_hide_pids,
+					       e.value);
 			if (ret)
 				return ret;
 		} else if (e.kind == NS_FILTER_ADVANCED) {
