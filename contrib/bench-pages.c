@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * How fast the page reader (src/trace/pages.c) goes through a whole trace:
+ * How fast the page reader (src/trace/layout.c, pages.c) goes through a whole trace:
  * every record of every CPU visited, its pid and event type read, nothing
  * kept, as ../shared/bench's libtracecmd-scan does. Built and run by
  * contrib/bench-pages.sh, never by `make test`. head_s is libtracecmd's

@@ -21,9 +21,9 @@ mkdir -p "$out" || exit 1
 
 pkgs="libtracecmd libtraceevent libzstd zlib"
 # shellcheck disable=SC2046,SC2086
-cc -O2 -g -Wall -D_GNU_SOURCE -pthread -std=gnu11 -I"$top/src/trace" \
+cc -O2 -g -Wall -D_GNU_SOURCE -pthread -std=gnu11 -I"$top/src/trace" -I"$top/include" \
 	$(pkg-config --cflags $pkgs) -o "$out/bench-pages" \
-	"$top/contrib/bench-pages.c" "$top/src/trace/pages.c" $(pkg-config --libs $pkgs) || exit 1
+	"$top/contrib/bench-pages.c" "$top/src/trace/layout.c" "$top/src/trace/pages.c" $(pkg-config --libs $pkgs) || exit 1
 make -s -C "$shared/bench" BENCH_OUT="$out" >/dev/null || exit 1
 
 traces=("$@")

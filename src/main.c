@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "nurseshark/filter.h"
 #include "nurseshark/model_search.h"
@@ -42,6 +44,7 @@ enum {
 	OPT_CONFIG,
 	OPT_CHECK_CONFIG,
 	OPT_PRINT_CONFIG,
+	OPT_TEST_HOLD_INDEX,
 };
 
 static const struct option long_options[] = {
@@ -62,6 +65,8 @@ static const struct option long_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
 	{ "print-config", no_argument, NULL, OPT_PRINT_CONFIG },
+	/* for tests/loading.sh only: not in --help; the man page says so */
+	{ "test-hold-index", required_argument, NULL, OPT_TEST_HOLD_INDEX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -314,24 +319,45 @@ static int parse_size(const char *s, int *cols, int *rows)
 	return 0;
 }
 
-int main(int argc, char **argv)
-{
-	const char *file = NULL, *keys = NULL, *snapshot = NULL;
-	int export = 0, stats = 0, cols = 0, rows = 0, opt, ret;
+/* What the command line asks for. */
+struct cmdline {
+	const char *file, *keys, *snapshot;
+	const char *session_file, *filters_file, *config_file;
+	const char *hold_file;		/* --test-hold-index */
+	bool named;			/* the trace was named (-i or FILE) */
+	bool export, stats, no_session, check_config;
+	bool cmdline_filters;		/* --cpu, --pid, --task, -F or -v */
+	bool interactive;		/* the viewer, not --snapshot, --export or --stats */
+	int cols, rows;			/* --snapshot */
 	struct ns_filter_args fargs;
-	struct ns_filter_set *filters = NULL;
-	struct ns_tui_setup setup = { 0 };
-	struct ns_trace *trace;
-	char err[768];
-	const char *session_file = NULL, *filters_file = NULL, *config_file = NULL;
-	int no_session = 0, check_config = 0, cmdline_filters = 0, named, interactive;
-	struct ns_config_schema schema;
-	struct ns_files files;
+};
 
-	main_start_ms = now_ms(CLOCK_MONOTONIC);
-	setlocale(LC_ALL, "");
-	argv[0] = "nurseshark";	/* getopt's messages name the program, not its path */
-	ns_filter_args_init(&fargs);
+/* Exit statuses: 1 for a file or memory error, 2 for a command-line error. */
+#define EXIT_USAGE	2
+#define GO_ON		(-1)		/* not an exit status: main() goes on */
+
+/* The kind of a filter option of the command line. */
+static int filter_arg_kind(int opt)
+{
+	switch (opt) {
+	case OPT_CPU:
+		return NS_FILTER_ARG_CPUS;
+	case OPT_PID:
+		return NS_FILTER_ARG_PIDS;
+	case OPT_TASK:
+		return NS_FILTER_ARG_TASK;
+	case 'F':
+		return NS_FILTER_ARG_EXPR;
+	}
+	return NS_FILTER_ARG_NEGATE;	/* -v */
+}
+
+/* Parse argv into @cl: GO_ON, or the exit status (--help, --version, an error). */
+static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
+{
+	char err[256];
+	int opt;
+
 	while ((opt = getopt_long(argc, argv, "i:hF:vs:", long_options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_CPU:
@@ -339,48 +365,47 @@ int main(int argc, char **argv)
 		case OPT_TASK:
 		case 'F':
 		case 'v':
-			cmdline_filters = 1;
-			if (ns_filter_args_push(&fargs, opt == OPT_CPU ? NS_FILTER_ARG_CPUS :
-						opt == OPT_PID ? NS_FILTER_ARG_PIDS :
-						opt == OPT_TASK ? NS_FILTER_ARG_TASK :
-						opt == 'F' ? NS_FILTER_ARG_EXPR : NS_FILTER_ARG_NEGATE,
-						optarg)) {
+			cl->cmdline_filters = true;
+			if (ns_filter_args_push(&cl->fargs, filter_arg_kind(opt), optarg)) {
 				fprintf(stderr, "nurseshark: out of memory\n");
 				return 1;
 			}
 			break;
 		case 'i':
-			file = optarg;
+			cl->file = optarg;
 			break;
 		case 's':
-			session_file = optarg;
+			cl->session_file = optarg;
 			break;
 		case OPT_NO_SESSION:
-			no_session = 1;
+			cl->no_session = true;
 			break;
 		case OPT_FILTERS:
-			filters_file = optarg;
+			cl->filters_file = optarg;
 			break;
 		case OPT_CONFIG:
-			config_file = optarg;
+			cl->config_file = optarg;
 			break;
 		case OPT_CHECK_CONFIG:
-			check_config = 1;
+			cl->check_config = true;
 			break;
 		case OPT_PRINT_CONFIG:
 			ns_tui_print_config(stdout);
 			return fflush(stdout) ? 1 : 0;
 		case OPT_SNAPSHOT:
-			snapshot = optarg;
+			cl->snapshot = optarg;
+			break;
+		case OPT_TEST_HOLD_INDEX:
+			cl->hold_file = optarg;
 			break;
 		case OPT_KEYS:
-			keys = optarg;
+			cl->keys = optarg;
 			break;
 		case OPT_EXPORT:
-			export = 1;
+			cl->export = true;
 			break;
 		case OPT_STATS:
-			stats = 1;
+			cl->stats = true;
 			break;
 		case OPT_KEYS_TABLE:
 			ns_tui_print_keys_table(stdout);
@@ -396,174 +421,245 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			fprintf(stderr, "Try 'nurseshark --help'.\n");
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
-		if (file || optind + 1 < argc) {
+		if (cl->file || optind + 1 < argc) {
 			fprintf(stderr, "nurseshark: one trace file at a time\n");
-			return 2;
+			return EXIT_USAGE;
 		}
-		file = argv[optind];
+		cl->file = argv[optind];
 	}
-	named = file != NULL;
-	if (!file)
-		file = DEFAULT_TRACE;
-	if (snapshot && parse_size(snapshot, &cols, &rows)) {
+	cl->named = cl->file != NULL;
+	if (!cl->file)
+		cl->file = DEFAULT_TRACE;
+	if (cl->snapshot && parse_size(cl->snapshot, &cl->cols, &cl->rows)) {
 		fprintf(stderr, "nurseshark: --snapshot %s: want COLSxROWS, e.g. 80x24\n",
-			snapshot);
-		return 2;
+			cl->snapshot);
+		return EXIT_USAGE;
 	}
-	if (keys && !snapshot) {
+	if (cl->keys && !cl->snapshot) {
 		fprintf(stderr, "nurseshark: --keys needs --snapshot\n");
-		return 2;
+		return EXIT_USAGE;
 	}
-	if (snapshot && export) {
+	if (cl->snapshot && cl->export) {
 		fprintf(stderr, "nurseshark: --snapshot and --export do not go together\n");
-		return 2;
+		return EXIT_USAGE;
 	}
-	if (keys && ns_tui_check_keys(keys, err, sizeof(err))) {
+	if (cl->keys && ns_tui_check_keys(cl->keys, err, sizeof(err))) {
 		fprintf(stderr, "nurseshark: --keys: %s\n", err);
-		return 2;
+		return EXIT_USAGE;
 	}
+	cl->interactive = !cl->snapshot && !cl->export && !cl->stats;
+	return GO_ON;
+}
 
-	/*
-	 * config.ini and sessions. --snapshot and --export read no file they
-	 * are not named and keep nothing, so that scripts, tests and `make
-	 * docs` give the same output whatever is in $HOME.
-	 */
-	interactive = !snapshot && !export && !stats;
+/* --check-config: the problems of config.ini, -s and --filters on stderr. */
+static int check_config(const struct cmdline *cl, struct ns_files *files)
+{
+	struct ns_filter_set *fs;
+	int nr;
+
+	if (cl->filters_file) {
+		fs = ns_filter_set_alloc();
+		if (fs)
+			ns_filters_read(fs, cl->filters_file, &files->problems);
+		ns_filter_set_free(fs);
+	}
+	nr = ns_diag_count(&files->problems);
+	ns_diag_print(&files->problems, stderr, "nurseshark: ");
+	if (!nr)
+		printf("%s: no problems\n", files->config.path ? files->config.path :
+		       "config.ini (none: the defaults)");
+	return nr ? 1 : 0;
+}
+
+/*
+ * config.ini and sessions. --snapshot and --export read no file they are
+ * not named and keep nothing, so that scripts, tests and `make docs` give
+ * the same output whatever is in $HOME. Returns GO_ON or the exit status.
+ */
+static int read_files(struct cmdline *cl, struct ns_files *files,
+		      const struct ns_config_schema *schema)
+{
+	if (cl->interactive || cl->check_config || cl->config_file)
+		ns_files_read_config(files, schema, cl->config_file);
+	if (cl->check_config)	/* the viewer finds these itself when it binds the keys */
+		ns_tui_config_check(&files->config, &files->problems);
+	if (cl->session_file && ns_files_read_session(files, cl->session_file) &&
+	    !cl->check_config) {
+		ns_diag_print(&files->problems, stderr, "nurseshark: ");
+		return 1;
+	}
+	if (cl->check_config)
+		return check_config(cl, files);
+	/* a session names its trace: that one, unless another is named */
+	if (files->have_session && !cl->named && files->session.trace.path)
+		cl->file = files->session.trace.path;
+	return GO_ON;
+}
+
+/* --test-hold-index FILE: indexing waits while FILE is not there. */
+static bool hold_file_absent(void *file)
+{
+	return access(file, F_OK) != 0;
+}
+
+/*
+ * Open the trace; the viewer shows it while it is indexed (see loading.c).
+ * Returns GO_ON with *@trace, or the exit status with the reason in @err
+ * (none: quit on the loading screen).
+ */
+static int open_trace(const struct cmdline *cl, struct ns_trace **trace, char *err,
+		      size_t err_len)
+{
+	struct ns_trace_open_opts opts = {
+		.hold_index = cl->hold_file ? hold_file_absent : NULL,
+		.hold_arg = (void *)cl->hold_file,
+	};
+	int ret;
+
+	*trace = cl->interactive ? ns_trace_open_async_opts(cl->file, &opts, err, err_len) :
+		ns_trace_open(cl->file, err, err_len);
+	if (!*trace)
+		return 1;
+	if (!cl->interactive)
+		return GO_ON;
+	ret = ns_tui_run_loading(*trace, err, err_len);
+	if (ret == 0 && ns_trace_wait(*trace, err, err_len))
+		ret = -EIO;
+	if (ret > 0)
+		err[0] = '\0';		/* quit while loading */
+	return ret ? (ret < 0 ? 1 : 0) : GO_ON;
+}
+
+/*
+ * The filters the viewer starts with: --filters, then the command line's,
+ * else the session's. Returns GO_ON with *@filters, or the exit status with
+ * the reason in @err (empty: in the problems of @files).
+ */
+static int start_filters(struct cmdline *cl, struct ns_files *files, struct ns_trace *trace,
+			 struct ns_filter_set **filters, char *err, size_t err_len)
+{
+	*filters = ns_filter_set_alloc();
+	if (!*filters || ns_filter_set_hide_empty_cpus(*filters, trace))
+		goto nomem;
+	if (cl->filters_file && ns_files_read_filters(files, trace, *filters, cl->filters_file))
+		return 1;
+	/* --export has no graph: --pid and --task narrow its list instead */
+	if (ns_filter_args_apply(&cl->fargs, trace, *filters, !cl->export, err, err_len))
+		return EXIT_USAGE;
+	/* the command line's filters (--filters, -F, --cpu...) win over a session's */
+	if (ns_files_restore_filters(files, trace, *filters,
+				     cl->cmdline_filters || cl->filters_file))
+		goto nomem;
+	return GO_ON;
+nomem:
+	snprintf(err, err_len, "out of memory");
+	return 1;
+}
+
+/* The viewer, --snapshot or --export, with what main() set up: 0 or a negative errno. */
+static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trace *trace,
+		struct ns_filter_set *filters, char *err, size_t err_len)
+{
+	struct ns_tui_setup setup = {
+		.filters = filters,
+		.config = &files->config,
+		.session = files->have_session ? &files->session : NULL,
+		.session_name = files->session_name,
+		.trace_id = &files->trace_id,
+		.fresh_filters = files->fresh,
+		.problems = &files->problems,
+	};
+
+	if (files->auto_path) {
+		setup.at_exit = ns_files_at_exit;
+		setup.at_exit_arg = files;
+	}
+	if (cl->export)
+		return export_shown(trace, filters, err, err_len);
+	if (cl->snapshot)
+		return ns_tui_snapshot_setup(trace, &setup, cl->cols, cl->rows, cl->keys, stdout,
+					     err, err_len);
+	return ns_tui_run_setup(trace, &setup, err, err_len);
+}
+
+int main(int argc, char **argv)
+{
+	struct cmdline cl = { 0 };
+	struct ns_config_schema schema;
+	struct ns_files files;
+	bool have_files = false, problems = false;
+	struct ns_filter_set *filters = NULL;
+	struct ns_trace *trace = NULL;
+	const char *about = NULL;	/* the file an error is about */
+	char err[768] = "";
+	int status, ret;
+
+	main_start_ms = now_ms(CLOCK_MONOTONIC);
+	setlocale(LC_ALL, "");
+	argv[0] = "nurseshark";	/* getopt's messages name the program, not its path */
+	ns_filter_args_init(&cl.fargs);
+	status = parse_cmdline(argc, argv, &cl);
+	if (status != GO_ON)
+		goto out;
 	ns_tui_config_schema(&schema);
 	if (ns_files_init(&files, &schema)) {
-		fprintf(stderr, "nurseshark: out of memory\n");
-		return 1;
+		snprintf(err, sizeof(err), "out of memory");
+		status = 1;
+		goto out;
 	}
-	if (interactive || check_config || config_file)
-		ns_files_read_config(&files, &schema, config_file);
-	if (check_config)	/* the viewer finds these itself when it binds the keys */
-		ns_tui_config_check(&files.config, &files.problems);
-	if (session_file && ns_files_read_session(&files, session_file) && !check_config) {
-		ns_diag_print(&files.problems, stderr, "nurseshark: ");
-		ns_files_free(&files);
-		return 1;
+	have_files = true;
+	status = read_files(&cl, &files, &schema);
+	if (status != GO_ON)
+		goto out;
+	if (cl.stats) {
+		ret = print_stats(cl.file, err, sizeof(err));
+		status = ret ? 1 : 0;
+		goto out_file;
 	}
-	if (check_config) {
-		if (filters_file) {
-			struct ns_filter_set *fs = ns_filter_set_alloc();
-
-			if (fs)
-				ns_filters_read(fs, filters_file, &files.problems);
-			ns_filter_set_free(fs);
-		}
-		ret = ns_diag_count(&files.problems);
-		ns_diag_print(&files.problems, stderr, "nurseshark: ");
-		if (!ret)
-			printf("%s: no problems\n", files.config.path ? files.config.path :
-			       "config.ini (none: the defaults)");
-		ns_files_free(&files);
-		return ret ? 1 : 0;
-	}
-	/* a session names its trace: that one, unless another is named */
-	if (files.have_session && !named && files.session.trace.path)
-		file = files.session.trace.path;
-
-	if (stats) {
-		ret = print_stats(file, err, sizeof(err));
-		if (ret)
-			fprintf(stderr, "nurseshark: %s: %s\n", file, err);
-		return ret ? 1 : 0;
-	}
-
-	/* the viewer shows the trace while it is indexed (see loading.c) */
-	trace = interactive ? ns_trace_open_async(file, err, sizeof(err)) :
-		ns_trace_open(file, err, sizeof(err));
-	if (!trace) {
-		fprintf(stderr, "nurseshark: %s: %s\n", file, err);
-		ns_files_free(&files);
-		return 1;
-	}
-	if (interactive) {
-		ret = ns_tui_run_loading(trace, err, sizeof(err));
-		if (ret == 0 && ns_trace_wait(trace, err, sizeof(err)))
-			ret = -EIO;
-		if (ret) {
-			ns_tui_end();
-			if (ret < 0)
-				fprintf(stderr, "nurseshark: %s: %s\n", file, err);
-			ns_trace_close(trace);
-			ns_files_free(&files);
-			return ret < 0 ? 1 : 0;
-		}
-	}
-	ret = ns_files_trace(&files, file, interactive && !no_session && !session_file &&
-			     files.config.session_restore,
-			     interactive && !no_session && files.config.session_save);
+	status = open_trace(&cl, &trace, err, sizeof(err));
+	if (status != GO_ON)
+		goto out_file;
+	ret = ns_files_trace(&files, cl.file, cl.interactive && !cl.no_session &&
+			     !cl.session_file && files.config.session_restore,
+			     cl.interactive && !cl.no_session && files.config.session_save);
 	if (ret)
-		ns_diag_add(&files.problems, file, 0, "%s: the session is not kept",
+		ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
 			    strerror(-ret));
-	filters = ns_filter_set_alloc();
-	if (!filters || ns_filter_set_hide_empty_cpus(filters, trace)) {
-		ns_tui_end();
-		fprintf(stderr, "nurseshark: out of memory\n");
-		ns_trace_close(trace);
-		return 1;
-	}
-	if (filters_file && ns_files_read_filters(&files, trace, filters, filters_file)) {
-		ns_tui_end();
-		ns_diag_print(&files.problems, stderr, "nurseshark: ");
-		ns_filter_set_free(filters);
-		ns_trace_close(trace);
-		ns_files_free(&files);
-		return 1;
-	}
-	/* --export has no graph: --pid and --task narrow its list instead */
-	ret = ns_filter_args_apply(&fargs, trace, filters, !export, err, sizeof(err));
-	ns_filter_args_free(&fargs);
-	if (ret) {
-		ns_tui_end();
-		fprintf(stderr, "nurseshark: %s\n", err);
-		ns_filter_set_free(filters);
-		ns_trace_close(trace);
-		return 2;
-	}
-	setup.filters = filters;
-	/* the command line's filters (--filters, -F, --cpu...) win over a session's */
-	if (ns_files_restore_filters(&files, trace, filters, cmdline_filters || filters_file)) {
-		ns_tui_end();
-		fprintf(stderr, "nurseshark: out of memory\n");
-		ns_filter_set_free(filters);
-		ns_trace_close(trace);
-		ns_files_free(&files);
-		return 1;
-	}
-	setup.config = &files.config;
-	setup.session = files.have_session ? &files.session : NULL;
-	setup.session_name = files.session_name;
-	setup.trace_id = &files.trace_id;
-	setup.fresh_filters = files.fresh;
-	setup.problems = &files.problems;
-	if (files.auto_path) {
-		setup.at_exit = ns_files_at_exit;
-		setup.at_exit_arg = &files;
-	}
-	if (export) {
-		ret = export_shown(trace, filters, err, sizeof(err));
-	} else if (snapshot) {
-		ret = ns_tui_snapshot_setup(trace, &setup, cols, rows, keys, stdout, err,
-					    sizeof(err));
-	} else {
-		ret = ns_tui_run_setup(trace, &setup, err, sizeof(err));
-	}
+	status = start_filters(&cl, &files, trace, &filters, err, sizeof(err));
+	if (status == EXIT_USAGE)
+		goto out;		/* the message names its option */
+	problems = status == 1 && !err[0];
+	if (status != GO_ON)
+		goto out;
+	ret = show(&cl, &files, trace, filters, err, sizeof(err));
+	status = ret ? 1 : 0;
 	if (ret)
-		fprintf(stderr, "nurseshark: %s: %s\n", file, err);
-	/* the terminal is back: what became of the session, in a word */
-	if (files.save_failed)
+		goto out_file;
+	err[0] = '\0';
+	goto out;
+out_file:
+	/* the file's name before the reason, as for every error about the trace */
+	about = cl.file;
+out:
+	ns_tui_end();		/* the terminal back before any message */
+	if (problems)
+		ns_diag_print(&files.problems, stderr, "nurseshark: ");
+	else if (err[0])
+		fprintf(stderr, "nurseshark: %s%s%s\n", about ? about : "", about ? ": " : "", err);
+	/* what became of the session, in a word */
+	if (have_files && files.save_failed)
 		fprintf(stderr, "nurseshark: warning: the session was not saved: %s\n",
 			files.save_error);
-	else if (interactive && !ret && files.state_error[0])
+	else if (have_files && cl.interactive && status == 0 && files.state_error[0])
 		fprintf(stderr, "nurseshark: warning: %s\n", files.state_error);
 	ns_filter_set_free(filters);
+	ns_filter_args_free(&cl.fargs);
 	ns_trace_close(trace);
-	ns_files_free(&files);
-	return ret ? 1 : 0;
+	if (have_files)
+		ns_files_free(&files);
+	return status;
 }

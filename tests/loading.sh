@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The screen while the trace is indexed, in the real binary in tmux. The
-# test hook NS_TEST_HOLD_INDEX=FILE makes indexing wait past each CPU's
-# first page until FILE exists, so the loading screen stays up for as long
-# as the test needs, with no timing: its first rows must be trace-cmd
+# test-only option --test-hold-index FILE makes indexing wait past each
+# CPU's first page until FILE exists, so the loading screen stays up for as
+# long as the test needs, with no timing: its first rows must be trace-cmd
 # report's, the list must scroll, other keys must say indexing goes on,
 # q and Ctrl-C must quit, and once FILE exists the viewer must take over.
 # Every wait polls the screen with a timeout.
@@ -21,8 +21,8 @@ trace-cmd report -i "$sample" 2>/dev/null | sed 1d >"$report"
 # as tests/screen.sh: the outer shell ignores SIGINT, so it can say how we died
 start() {
 	rm -f "$hold"
-	screen_start "$1" "$2" "sh -c 'trap : INT; sh -c \"exec env NS_TEST_HOLD_INDEX=$hold \
-LC_ALL=$3 $bin --no-session $sample\"; echo EXITED rc=\$?; exec cat'"
+	screen_start "$1" "$2" "sh -c 'trap : INT; sh -c \"exec env LC_ALL=$3 \
+$bin --test-hold-index $hold --no-session $sample\"; echo EXITED rc=\$?; exec cat'"
 }
 
 # The loading screen's list row whose # is $1: "CPU TIME EVENT" of it.
@@ -134,7 +134,7 @@ size=$(stat -c %s "$tmp/damaged.dat")
 dd if=/dev/zero of="$tmp/damaged.dat" bs=1 seek=$((size * 8 / 10)) count=2048 conv=notrunc \
 	status=none
 rm -f "$hold"
-screen_start 80 24 "sh -c 'env NS_TEST_HOLD_INDEX=$hold LC_ALL=C $bin --no-session \
+screen_start 80 24 "sh -c 'env LC_ALL=C $bin --test-hold-index $hold --no-session \
 $tmp/damaged.dat; echo EXITED rc=\$?; exec cat'"
 if screen_wait '\(indexing\)'; then
 	touch "$hold"

@@ -6,6 +6,14 @@
  * the graph, the list or both; the task rows of the graph; the CPU rows
  * hidden; and the last search.
  *
+ * Four things filter, each under its own name: the filter set (struct
+ * ns_filter_set, here: what the user chose); the command line's filter
+ * options (struct ns_filter_args: --cpu, --pid, --task, -F, -v, which become
+ * entries of a set); the visibility pass (struct ns_visible_pass, visible.c:
+ * a set applied to a trace, giving a struct ns_visible); and the -F
+ * expressions as libtraceevent compiles them (struct ns_trace_exprs,
+ * src/trace/exprs.c), which the pass tests records with.
+ *
  * THIS HEADER IS THE CONTRACT WITH SESSIONS (src/session). A session saves a
  * filter set by enumerating it with the accessors below and restores it with
  * the add/set calls, using the names of ns_filter_*_name() in its file; it
@@ -165,9 +173,9 @@ struct ns_search_spec {
 };
 
 /* The last search; returns 0, or -ENOENT (text empty) when there was none. */
-int ns_filter_set_search(const struct ns_filter_set *fs, struct ns_search_spec *out);
+int ns_filter_set_saved_search(const struct ns_filter_set *fs, struct ns_search_spec *out);
 /* Remember @spec as the last search (NULL forgets it). 0 or -EINVAL. */
-int ns_filter_set_set_search(struct ns_filter_set *fs, const struct ns_search_spec *spec);
+int ns_filter_set_save_search(struct ns_filter_set *fs, const struct ns_search_spec *spec);
 
 /* ---- names, for files and the command line ------------------------------ */
 
@@ -200,10 +208,10 @@ struct ns_trace;
  * filters keep. NULL stands for "nothing filtered".
  */
 struct ns_visible;
-struct ns_filter_pass;
+struct ns_visible_pass;
 
 /**
- * ns_filter_pass_begin - start applying @fs to @trace
+ * ns_visible_pass_begin - start applying @fs to @trace
  * @pass: the pass under way; *pass is NULL when nothing is filtered
  * @err: why the set cannot be applied: libtraceevent's message for an
  *       advanced expression it refuses, naming the expression
@@ -211,22 +219,22 @@ struct ns_filter_pass;
  * The pass reads the set now; later changes of @fs do not affect it.
  * Returns 0, or -EINVAL (a refused expression), -ENOMEM.
  */
-int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
-			 struct ns_filter_pass **pass, char *err, size_t err_len);
+int ns_visible_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
+			  struct ns_visible_pass **pass, char *err, size_t err_len);
 
 /**
- * ns_filter_pass_step - do about @budget events' worth of the pass
+ * ns_visible_pass_step - do about @budget events' worth of the pass
  * Returns 1 when the pass is complete, 0 when there is more, or a negative
  * errno (an event could not be read back from the file).
  */
-int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget);
+int ns_visible_pass_step(struct ns_visible_pass *pass, uint64_t budget);
 /* Events done and in all, for a progress bar. */
-void ns_filter_pass_progress(const struct ns_filter_pass *pass, uint64_t *done,
-			     uint64_t *total);
+void ns_visible_pass_progress(const struct ns_visible_pass *pass, uint64_t *done,
+			      uint64_t *total);
 /* The result of a complete pass; the caller owns it. NULL if incomplete. */
-struct ns_visible *ns_filter_pass_take(struct ns_filter_pass *pass);
+struct ns_visible *ns_visible_pass_take(struct ns_visible_pass *pass);
 /* Free a pass, complete or not (which is how a pass is cancelled). */
-void ns_filter_pass_free(struct ns_filter_pass *pass);
+void ns_visible_pass_free(struct ns_visible_pass *pass);
 
 /* Begin, step to the end, take: for the command line and tests. */
 int ns_visible_build(struct ns_trace *trace, const struct ns_filter_set *fs,
@@ -242,9 +250,9 @@ int ns_visible_list_filtered(const struct ns_visible *vis);
 uint64_t ns_visible_list_count(const struct ns_visible *vis, uint64_t nr_events);
 int ns_visible_row(const struct ns_visible *vis, uint64_t row);
 /* Shown rows before @row. */
-uint64_t ns_visible_rank(const struct ns_visible *vis, uint64_t row);
+uint64_t ns_visible_shown_before(const struct ns_visible *vis, uint64_t row);
 /* The row of the k-th shown row (0-based); @nr_events when k is past the end. */
-uint64_t ns_visible_select(const struct ns_visible *vis, uint64_t k, uint64_t nr_events);
+uint64_t ns_visible_nth_shown_row(const struct ns_visible *vis, uint64_t k, uint64_t nr_events);
 
 /* Is event (cpu, idx) in the list? */
 int ns_visible_list_event(const struct ns_visible *vis, int cpu, uint64_t idx);
@@ -279,7 +287,8 @@ enum ns_filter_arg_kind {
 /* The filter options in the order given. */
 struct ns_filter_args {
 	struct ns_filter_arg *arg;
-	int nr, cap;
+	int nr;
+	size_t cap;
 };
 
 void ns_filter_args_init(struct ns_filter_args *a);

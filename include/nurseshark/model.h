@@ -166,8 +166,8 @@ void ns_view_set_visible(struct ns_view *view, const struct ns_visible *vis);
 /* Rows in the list. */
 uint64_t ns_view_nr_rows(const struct ns_view *view);
 /* Position of @row in the list (shown rows before it). */
-uint64_t ns_view_row_pos(const struct ns_view *view, uint64_t row);
+uint64_t ns_view_list_pos_of_row(const struct ns_view *view, uint64_t row);
 /* The row at list position @pos (ns_trace_nr_events() past the end). */
-uint64_t ns_view_pos_row(const struct ns_view *view, uint64_t pos);
+uint64_t ns_view_row_at_list_pos(const struct ns_view *view, uint64_t pos);
 
 #endif

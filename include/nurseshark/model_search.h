@@ -10,6 +10,7 @@
 #ifndef NURSESHARK_MODEL_SEARCH_H
 #define NURSESHARK_MODEL_SEARCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,16 +81,18 @@ void ns_search_progress(const struct ns_search_job *job, uint64_t *done, uint64_
 void ns_search_job_free(struct ns_search_job *job);
 
 /*
- * For tests: split a long search into two processes once @after positions
- * were tested and at least @left are left (0, 0: the defaults, 16384 and
- * 2^20), so that the split is tested on small traces.
+ * Split @job into two processes once @after positions were tested and at
+ * least @left are left (by default 16384 and 2^20): tests split searches of
+ * small traces so. Before the first ns_search_step().
  */
-void ns_search_split_at(uint64_t after, uint64_t left);
+void ns_search_job_split_at(struct ns_search_job *job, uint64_t after, uint64_t left);
+/* Whether @job went into two processes (a child tests the far half). */
+bool ns_search_job_was_split(const struct ns_search_job *job);
 /* Run a search to its end: 0 with *row, -ENOENT, or a negative errno. */
 int ns_search_run(struct ns_trace *trace, const struct ns_visible *vis, const struct ns_search *s,
 		  uint64_t from_row, int backward, uint64_t *row, int *wrapped);
 
-/* ---- jumps ------------------------------------------------------------------ */
+/* ---- jumps: jump.c ------------------------------------------------------------ */
 
 enum ns_jump_kind {
 	NS_JUMP_TASK,		/* the same pid */

@@ -39,7 +39,8 @@
 
 struct ns_diag {
 	char **msg;
-	int nr, alloc;
+	int nr;
+	size_t alloc;
 	int dropped;		/* messages past NS_DIAG_MAX */
 };
 
@@ -78,7 +79,7 @@ struct ns_savefile_ops {
 	void *arg;
 };
 
-struct ns_trace_id;
+struct ns_session_trace_id;
 
 enum ns_save_flags {
 	NS_SAVE_REPLACE = 1 << 0,	/* replace a file of ours (else -EEXIST) */
@@ -87,7 +88,7 @@ enum ns_save_flags {
 /* How to save; a NULL one is { 0 }. */
 struct ns_save {
 	unsigned flags;			/* enum ns_save_flags */
-	const struct ns_trace_id *keep;	/* never written (the open trace); may be NULL */
+	const struct ns_session_trace_id *keep;	/* never written (the open trace); may be NULL */
 	const struct ns_savefile_ops *ops;	/* NULL: the real system calls */
 };
 
@@ -158,7 +159,7 @@ int ns_session_mkdirs(const char *dir);
 
 /* ---- what identifies a trace file ------------------------------------------ */
 
-struct ns_trace_id {
+struct ns_session_trace_id {
 	char *path;		/* absolute (realpath when it resolves); owned */
 	uint64_t size;
 	int64_t mtime_s;
@@ -167,8 +168,8 @@ struct ns_trace_id {
 };
 
 /* Stat @path. 0, or a negative errno (then @id is empty). */
-int ns_trace_id_get(const char *path, struct ns_trace_id *id);
-void ns_trace_id_free(struct ns_trace_id *id);
+int ns_session_trace_id_get(const char *path, struct ns_session_trace_id *id);
+void ns_session_trace_id_free(struct ns_session_trace_id *id);
 
 /* ---- a session ------------------------------------------------------------ */
 
@@ -197,7 +198,7 @@ enum ns_session_part {
 
 struct ns_session {
 	unsigned have;			/* enum ns_session_part */
-	struct ns_trace_id trace;
+	struct ns_session_trace_id trace;
 	uint64_t nr_events;		/* 0: not known */
 
 	/* the model's view */
@@ -230,7 +231,7 @@ void ns_session_free(struct ns_session *s);
  * top, follow and markers; the front end adds its own fields after.
  * Returns 0 or -ENOMEM.
  */
-int ns_session_capture(struct ns_session *s, const struct ns_trace_id *id,
+int ns_session_capture(struct ns_session *s, const struct ns_session_trace_id *id,
 		       const struct ns_view *view, const struct ns_filter_set *filters);
 
 /* Add the @parts (NS_SESS_FILTERS, _TASK_ROWS, _HIDDEN_CPUS, _SEARCH) of @from to @to. */
@@ -253,14 +254,14 @@ unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter
 
 /*
  * How a session's [trace] compares with the trace opened: a mask of
- * NS_TRACE_MOVED (another path) and NS_TRACE_CHANGED (size or modification
+ * NS_SESSION_TRACE_MOVED (another path) and NS_SESSION_TRACE_CHANGED (size or modification
  * time differ); 0 is the same file.
  */
 enum {
-	NS_TRACE_MOVED = 1 << 0,
-	NS_TRACE_CHANGED = 1 << 1,
+	NS_SESSION_TRACE_MOVED = 1 << 0,
+	NS_SESSION_TRACE_CHANGED = 1 << 1,
 };
-int ns_session_compare_trace(const struct ns_session *s, const struct ns_trace_id *id);
+int ns_session_compare_trace(const struct ns_session *s, const struct ns_session_trace_id *id);
 
 /**
  * ns_session_apply - put a session's view back on a view
@@ -457,7 +458,7 @@ struct ns_files {
 	struct ns_session session;	/* to restore, when have_session */
 	int have_session;
 	char *session_name;		/* the file it was read from */
-	struct ns_trace_id trace_id;
+	struct ns_session_trace_id trace_id;
 	char *auto_path;		/* the trace's own session, saved on exit; NULL: not */
 	struct ns_filter_set *fresh;	/* the filters of a start without the session */
 	struct ns_diag problems;	/* every problem found, for the status line */

@@ -88,6 +88,23 @@ struct ns_trace_progress {
 };
 
 struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len);
+
+/*
+ * What an open can be asked besides; all zero: ns_trace_open_async(). Only
+ * tests ask anything today. @hold_index lets a test see the trace half
+ * indexed for as long as it needs (tests/loading.sh, through the binary's
+ * --test-hold-index): after each CPU's first page, an indexing thread
+ * waits while @hold_index(@hold_arg) returns true, asking every
+ * millisecond; closing the trace ends the wait.
+ */
+struct ns_trace_open_opts {
+	bool (*hold_index)(void *arg);
+	void *hold_arg;
+};
+
+/* ns_trace_open_async() with @opts (NULL: none). */
+struct ns_trace *ns_trace_open_async_opts(const char *path, const struct ns_trace_open_opts *opts,
+					  char *err, size_t err_len);
 /* While indexing goes on: true, and how far it is in @prog (may be NULL). */
 bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *prog);
 /* Wait for the index: 0, or a negative errno with the reason in @err. */
@@ -153,10 +170,23 @@ const char *ns_trace_row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uin
 const char *ns_trace_event_name(const struct ns_trace *trace, int type);
 
 /**
+ * ns_trace_changed - whether the file changed under us since it was opened
+ *
+ * Cut shorter or written over (a trace recorded again under the same name
+ * while we show it): from the first read that finds it so, every read of an
+ * event fails with -ESTALE (ns_trace_format() and the others), and the
+ * index, which is in memory, still serves counts, times and tasks. Tell the
+ * user NS_TRACE_CHANGED_MSG; reopening the file shows the new trace.
+ */
+bool ns_trace_changed(const struct ns_trace *trace);
+#define NS_TRACE_CHANGED_MSG "the file changed under us (cut or recorded over): reopen it"
+
+/**
  * ns_trace_format - the text of one event, column by column
  * @txt: filled in; txt->info is (re)allocated, free it with ns_event_text_free()
  *
- * Returns 0, or a negative errno when the record cannot be read back.
+ * Returns 0, or a negative errno when the record cannot be read back
+ * (-ESTALE: the file changed under us, see ns_trace_changed()).
  */
 int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx,
 		    struct ns_event_text *txt);
@@ -183,15 +213,15 @@ int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row,
 int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row,
 			  int (*shown)(const void *arg, uint64_t row), const void *arg);
 
-/* ---- filter expressions (report -F) and the event catalogue: filter.c ---- */
+/* ---- filter expressions (report -F) and the event catalogue: exprs.c ---- */
 
-#define NS_TRACE_FILTER_MAX	64	/* expressions in one struct ns_trace_filter */
+#define NS_TRACE_EXPRS_MAX	64	/* expressions in one struct ns_trace_exprs */
 
 /* What an expression says about every event of a type, before reading one. */
-enum ns_trace_filter_verdict {
-	NS_TRACE_FILTER_NEVER,		/* the expression does not name the type */
-	NS_TRACE_FILTER_ALWAYS,		/* named without a condition, or no event named */
-	NS_TRACE_FILTER_MAYBE,		/* the record must be read and tested */
+enum ns_trace_exprs_verdict {
+	NS_TRACE_EXPRS_NEVER,		/* the expression does not name the type */
+	NS_TRACE_EXPRS_ALWAYS,		/* named without a condition, or no event named */
+	NS_TRACE_EXPRS_MAYBE,		/* the record must be read and tested */
 };
 
 /*
@@ -199,33 +229,33 @@ enum ns_trace_filter_verdict {
  * ("sched/sched_switch: prev_pid == 0 || next_comm ~ \"gzip*\""), each
  * compiled by libtraceevent as report compiles one -F.
  */
-struct ns_trace_filter;
+struct ns_trace_exprs;
 
-struct ns_trace_filter *ns_trace_filter_alloc(struct ns_trace *trace);
-void ns_trace_filter_free(struct ns_trace_filter *f);
+struct ns_trace_exprs *ns_trace_exprs_alloc(struct ns_trace *trace);
+void ns_trace_exprs_free(struct ns_trace_exprs *f);
 
 /**
- * ns_trace_filter_add - compile one expression
+ * ns_trace_exprs_add - compile one expression
  * @err: libtraceevent's message when it refuses the expression
  * Returns the expression's index (0, 1, ...), or -EINVAL, -E2BIG, -ENOMEM.
  */
-int ns_trace_filter_add(struct ns_trace_filter *f, const char *text, char *err,
-			size_t err_len);
+int ns_trace_exprs_add(struct ns_trace_exprs *f, const char *text, char *err,
+		       size_t err_len);
 /* Compile @text and throw it away: 0, or -EINVAL with the message in @err. */
-int ns_trace_filter_check(struct ns_trace *trace, const char *text, char *err, size_t err_len);
-int ns_trace_filter_nr(const struct ns_trace_filter *f);
-/* enum ns_trace_filter_verdict of expression @i for events of @type. */
-int ns_trace_filter_type(const struct ns_trace_filter *f, int i, int type);
+int ns_trace_exprs_check(struct ns_trace *trace, const char *text, char *err, size_t err_len);
+int ns_trace_exprs_nr(const struct ns_trace_exprs *f);
+/* enum ns_trace_exprs_verdict of expression @i for events of @type. */
+int ns_trace_exprs_type(const struct ns_trace_exprs *f, int i, int type);
 
 /**
- * ns_trace_filter_match - test one event against some of the expressions
+ * ns_trace_exprs_match - test one event against some of the expressions
  * @want: bit i set: test expression i
  * @match: bit i set when expression i matches (as report counts a match)
  *
  * The event is read back from the file once. Returns 0 or a negative errno.
  */
-int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint64_t want,
-			  uint64_t *match);
+int ns_trace_exprs_match(struct ns_trace_exprs *f, int cpu, uint64_t idx, uint64_t want,
+			 uint64_t *match);
 
 /*
  * A reader of the trace's events for another thread than the screen's:
@@ -235,18 +265,21 @@ int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint
  * handle serves one thread.
  */
 struct ns_trace_reader;
-/* Whether ns_trace_reader_new() can give readers (the fast page reader reads the file). */
-bool ns_trace_has_readers(const struct ns_trace *trace);
+/*
+ * Whether ns_trace_reader_new() can give readers: the fast page reader reads
+ * the file, and libtraceevent's lazy tables were filled for threads to share.
+ */
+bool ns_trace_can_make_readers(const struct ns_trace *trace);
 struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace);
 void ns_trace_reader_free(struct ns_trace_reader *r);
 /*
  * The same expressions compiled again: libtraceevent's filters keep a
  * scratch buffer in each expression, so each thread matches with its own.
  */
-struct ns_trace_filter *ns_trace_filter_clone(const struct ns_trace_filter *f);
-/* ns_trace_filter_match() reading through @r (NULL: the screen's reader). */
-int ns_trace_filter_match_r(struct ns_trace_filter *f, struct ns_trace_reader *r, int cpu,
-			    uint64_t idx, uint64_t want, uint64_t *match);
+struct ns_trace_exprs *ns_trace_exprs_clone(const struct ns_trace_exprs *f);
+/* ns_trace_exprs_match() reading through @r (NULL: the screen's reader). */
+int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, int cpu,
+			   uint64_t idx, uint64_t want, uint64_t *match);
 
 /*
  * Call in the child after fork() before it reads events: the child then

@@ -14,7 +14,7 @@ struct ns_filter_set;
 struct ns_config;
 struct ns_config_schema;
 struct ns_session;
-struct ns_trace_id;
+struct ns_session_trace_id;
 struct ns_diag;
 
 /*
@@ -30,7 +30,7 @@ struct ns_tui_setup {
 	const struct ns_config *config;		/* config.ini as read */
 	const struct ns_session *session;	/* to restore at start */
 	const char *session_name;		/* where it was read, for messages */
-	const struct ns_trace_id *trace_id;	/* the trace file, for sessions saved */
+	const struct ns_session_trace_id *trace_id;	/* the trace file, for sessions saved */
 	const struct ns_filter_set *fresh_filters; /* the filters of a fresh start */
 	const struct ns_diag *problems;		/* found in the files read: status line */
 	/* on the way out (q, SIGINT, SIGTERM, SIGHUP; not a crash): the session to keep */

@@ -14,11 +14,13 @@
 #include "nurseshark/filter.h"
 #include "nurseshark/model_tasks.h"
 #include "nurseshark/trace.h"
+#include "nurseshark/util.h"
 
 int ns_filter_parse_list(const char *list, int **vals, char *err, size_t err_len)
 {
 	const char *p = list;
-	int n = 0, cap = 0;
+	size_t cap = 0;
+	int n = 0;
 
 	*vals = NULL;
 	while (p && *p) {
@@ -38,18 +40,11 @@ int ns_filter_parse_list(const char *list, int **vals, char *err, size_t err_len
 		if (*end && *end != ',')
 			goto bad;
 		for (; lo <= hi; lo++) {
-			if (n == cap) {
-				int *nv;
-
-				cap = cap ? cap * 2 : 16;
-				nv = realloc(*vals, cap * sizeof(int));
-				if (!nv) {
-					snprintf(err, err_len, "out of memory");
-					free(*vals);
-					*vals = NULL;
-					return -ENOMEM;
-				}
-				*vals = nv;
+			if (NS_GROW(*vals, cap, (size_t)n + 1)) {
+				snprintf(err, err_len, "out of memory");
+				free(*vals);
+				*vals = NULL;
+				return -ENOMEM;
 			}
 			(*vals)[n++] = (int)lo;
 		}
@@ -103,15 +98,8 @@ int ns_filter_args_push(struct ns_filter_args *a, int kind, const char *value)
 {
 	struct ns_filter_arg *n;
 
-	if (a->nr == a->cap) {
-		int ncap = a->cap ? a->cap * 2 : 8;
-
-		n = realloc(a->arg, ncap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		a->arg = n;
-		a->cap = ncap;
-	}
+	if (NS_GROW(a->arg, a->cap, (size_t)a->nr + 1))
+		return -ENOMEM;
 	n = &a->arg[a->nr];
 	n->kind = kind;
 	n->value = strdup(value ? value : "");
@@ -148,7 +136,7 @@ int ns_filter_args_apply(const struct ns_filter_args *a, struct ns_trace *trace,
 			negate = 1;
 			break;
 		case NS_FILTER_ARG_EXPR:
-			if (ns_trace_filter_check(trace, arg->value, msg, sizeof(msg))) {
+			if (ns_trace_exprs_check(trace, arg->value, msg, sizeof(msg))) {
 				snprintf(err, err_len, "-F '%s': %s", arg->value, msg);
 				return -EINVAL;
 			}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nurseshark/filter.h"
+#include "nurseshark/util.h"
 
 struct entry {
 	int kind, mode, where, value;
@@ -21,9 +22,11 @@ struct entry {
 struct ns_filter_set {
 	uint64_t generation;
 	struct entry *entries;
-	int nr_entries, cap_entries;
+	int nr_entries;
+	size_t cap_entries;
 	int *task_rows;
-	int nr_task_rows, cap_task_rows;
+	int nr_task_rows;
+	size_t cap_task_rows;
 	uint8_t *hidden_cpus;	/* one byte per CPU: simple, and CPUs are few */
 	int nr_hidden_alloc;
 	struct ns_search_spec search;
@@ -116,15 +119,8 @@ int ns_filter_set_add(struct ns_filter_set *fs, const struct ns_filter_entry *e)
 			return 0;
 		}
 	}
-	if (fs->nr_entries == fs->cap_entries) {
-		int ncap = fs->cap_entries ? fs->cap_entries * 2 : 8;
-
-		n = realloc(fs->entries, ncap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		fs->entries = n;
-		fs->cap_entries = ncap;
-	}
+	if (NS_GROW(fs->entries, fs->cap_entries, (size_t)fs->nr_entries + 1))
+		return -ENOMEM;
 	n = &fs->entries[fs->nr_entries];
 	n->kind = e->kind;
 	n->mode = e->mode;
@@ -239,15 +235,8 @@ int ns_filter_set_add_task_row(struct ns_filter_set *fs, int pid)
 		return -EINVAL;
 	if (ns_filter_set_has_task_row(fs, pid))
 		return 0;
-	if (fs->nr_task_rows == fs->cap_task_rows) {
-		int ncap = fs->cap_task_rows ? fs->cap_task_rows * 2 : 8;
-		int *n = realloc(fs->task_rows, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		fs->task_rows = n;
-		fs->cap_task_rows = ncap;
-	}
+	if (NS_GROW(fs->task_rows, fs->cap_task_rows, (size_t)fs->nr_task_rows + 1))
+		return -ENOMEM;
 	fs->task_rows[fs->nr_task_rows++] = pid;
 	fs->generation++;
 	return 0;
@@ -308,7 +297,7 @@ int ns_filter_set_cpu_limit(const struct ns_filter_set *fs)
 	return 0;
 }
 
-int ns_filter_set_search(const struct ns_filter_set *fs, struct ns_search_spec *out)
+int ns_filter_set_saved_search(const struct ns_filter_set *fs, struct ns_search_spec *out)
 {
 	if (!fs->search.text[0])
 		return -ENOENT;
@@ -316,7 +305,7 @@ int ns_filter_set_search(const struct ns_filter_set *fs, struct ns_search_spec *
 	return 0;
 }
 
-int ns_filter_set_set_search(struct ns_filter_set *fs, const struct ns_search_spec *spec)
+int ns_filter_set_save_search(struct ns_filter_set *fs, const struct ns_search_spec *spec)
 {
 	if (!spec) {
 		memset(&fs->search, 0, sizeof(fs->search));
@@ -354,7 +343,7 @@ static int lookup(const char *const *names, int n, const char *name)
 	return -1;
 }
 
-#define NAME_OF(tab, v) ((v) >= 0 && (v) < (int)(sizeof(tab) / sizeof(tab[0])) ? tab[v] : NULL)
+#define NAME_OF(tab, v) ((v) >= 0 && (v) < (int)NS_ARRAY_SIZE(tab) ? tab[v] : NULL)
 
 const char *ns_filter_kind_name(int kind)
 {

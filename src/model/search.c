@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Search and jumps in the list.
+ * Search in the list (the jumps to the next event alike are in jump.c).
  *
  * A search tests rows in list order from the selection, one chunk of rows
  * at a time (ns_trace_rows), and wraps at the end as vim does. Columns the
@@ -19,9 +19,6 @@
  * near half; the near half's match wins, else the child's. libtraceevent's
  * printing is not made for threads, a process of its own is safe, and a
  * fork() costs a few milliseconds against seconds of printing.
- *
- * Jumps scan the CPUs' index arrays directly, from the selected event's
- * place in each CPU, and take the nearest candidate in report order.
  */
 #include <errno.h>
 #include <poll.h>
@@ -42,13 +39,6 @@
 #define NS_SEARCH_SPLIT_AFTER	16384
 #define NS_SEARCH_SPLIT_LEFT	(1u << 20)
 
-static uint64_t split_after = NS_SEARCH_SPLIT_AFTER, split_left = NS_SEARCH_SPLIT_LEFT;
-
-void ns_search_split_at(uint64_t after, uint64_t left)
-{
-	split_after = after || left ? after : NS_SEARCH_SPLIT_AFTER;
-	split_left = after || left ? left : NS_SEARCH_SPLIT_LEFT;
-}
 
 static const char search_ops[NS_NR_SEARCH_MODES] = {
 	[NS_SEARCH_CONTAINS] = ':',
@@ -271,7 +261,8 @@ struct ns_search_job {
 	uint64_t limit;		/* test up to this many (n, or the near half) */
 	pid_t helper;		/* the child testing the far half, or 0 */
 	int helper_fd;		/* the pipe it answers on */
-	bool split_tried;
+	bool split_tried, split;
+	uint64_t split_after, split_left;	/* when to split: ns_search_job_split_at() */
 	uint64_t split_done;	/* done when the helper started */
 	uint64_t found_row;
 	size_t chunk;		/* rows merged at once: few first, n often finds one near */
@@ -294,12 +285,25 @@ struct ns_search_job *ns_search_begin(struct ns_trace *trace, const struct ns_vi
 	job->s = s;
 	job->backward = backward;
 	job->n = ns_visible_list_count(vis, ns_trace_nr_events(trace));
-	job->start = ns_visible_rank(vis, from_row);
+	job->start = ns_visible_shown_before(vis, from_row);
 	if (job->start >= job->n)
 		job->start = job->n ? job->n - 1 : 0;
 	job->limit = job->n;
 	job->helper_fd = -1;
+	job->split_after = NS_SEARCH_SPLIT_AFTER;
+	job->split_left = NS_SEARCH_SPLIT_LEFT;
 	return job;
+}
+
+void ns_search_job_split_at(struct ns_search_job *job, uint64_t after, uint64_t left)
+{
+	job->split_after = after;
+	job->split_left = left;
+}
+
+bool ns_search_job_was_split(const struct ns_search_job *job)
+{
+	return job->split;
 }
 
 static void stop_helper(struct ns_search_job *job)
@@ -411,8 +415,8 @@ static int scan(struct ns_search_job *job, uint64_t budget)
 				int ret;
 
 				pos = nth_pos(job, job->done + 1);
-				row = ns_visible_select(job->vis, pos,
-							ns_trace_nr_events(job->trace));
+				row = ns_visible_nth_shown_row(job->vis, pos,
+							       ns_trace_nr_events(job->trace));
 				if (ns_trace_rows(job->trace, row, 1, &p) != 1)
 					return -EIO;
 				ret = test_event(job, p.cpu, p.idx, row);
@@ -447,12 +451,12 @@ static void maybe_split(struct ns_search_job *job)
 	int fds[2];
 	pid_t pid;
 
-	if (job->split_tried || job->done < split_after || left < split_left || left < 2 ||
-	    !ns_search_needs_text(job->s) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (job->split_tried || job->done < job->split_after || left < job->split_left ||
+	    left < 2 || !ns_search_needs_text(job->s) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
 	job->split_tried = true;
 	/* the fast page reader reads what libtracecmd's one handle would not share */
-	if (!ns_trace_has_readers(job->trace))
+	if (!ns_trace_can_make_readers(job->trace))
 		return;
 	if (pipe(fds))
 		return;
@@ -482,6 +486,7 @@ static void maybe_split(struct ns_search_job *job)
 		_exit(w == (ssize_t)sizeof(msg) ? 0 : 1);
 	}
 	close(fds[1]);
+	job->split = true;
 	job->split_done = job->done;
 	job->helper = pid;
 	job->helper_fd = fds[0];
@@ -572,124 +577,4 @@ int ns_search_run(struct ns_trace *trace, const struct ns_visible *vis, const st
 	}
 	ns_search_job_free(job);
 	return ret;
-}
-
-/* ---- jumps ---------------------------------------------------------------------- */
-
-static bool same(const struct ns_event *a, int a_cpu, const struct ns_event *b, int b_cpu, int kind)
-{
-	switch (kind) {
-	case NS_JUMP_TASK:
-		return a->pid == b->pid;
-	case NS_JUMP_CPU:
-		return a_cpu == b_cpu;
-	case NS_JUMP_EVENT:
-		return a->type == b->type;
-	}
-	return false;
-}
-
-int ns_view_jump(struct ns_view *view, int kind, int dir)
-{
-	const struct ns_trace *trace = view->trace;
-	struct ns_event sel, best_ev, ev;
-	const struct ns_event *best = NULL;
-	int nr_cpus = ns_trace_nr_cpus(trace), cpu, best_cpu = -1;
-	uint64_t best_idx = 0;
-	struct ns_pos sp;
-
-	if (!ns_view_nr_rows(view))
-		return -ENOENT;
-	if (ns_trace_row_event(trace, view->selected, &sp, &sel))
-		return -ENOENT;
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		uint64_t n, i;
-
-		if (kind == NS_JUMP_CPU && cpu != sp.cpu)
-			continue;
-		n = ns_trace_cpu_nr_events(trace, cpu);
-		/* the first candidate of this CPU after (before) the selection in report order */
-		if (cpu == sp.cpu) {
-			i = dir > 0 ? sp.idx + 1 : sp.idx;
-		} else {
-			i = ns_trace_cpu_lower_bound(trace, cpu, sel.ts_ns);
-			/* ties go to the lower CPU */
-			while (i < n && ns_trace_ev_ts(trace, cpu, i) == sel.ts_ns && cpu < sp.cpu)
-				i++;
-		}
-		if (dir > 0) {
-			for (; i < n; i++) {
-				ns_trace_event(trace, cpu, i, &ev);
-				if (best && (ev.ts_ns > best->ts_ns ||
-					     (ev.ts_ns == best->ts_ns && cpu > best_cpu)))
-					break;
-				if (same(&ev, cpu, &sel, sp.cpu, kind) &&
-				    ns_visible_list_event(view->visible, cpu, i)) {
-					best_ev = ev;
-					best = &best_ev;
-					best_cpu = cpu;
-					best_idx = i;
-					break;
-				}
-			}
-		} else {
-			while (i-- > 0) {
-				ns_trace_event(trace, cpu, i, &ev);
-				if (best && (ev.ts_ns < best->ts_ns ||
-					     (ev.ts_ns == best->ts_ns && cpu < best_cpu)))
-					break;
-				if (same(&ev, cpu, &sel, sp.cpu, kind) &&
-				    ns_visible_list_event(view->visible, cpu, i)) {
-					best_ev = ev;
-					best = &best_ev;
-					best_cpu = cpu;
-					best_idx = i;
-					break;
-				}
-			}
-		}
-	}
-	if (!best)
-		return -ENOENT;
-	ns_view_select(view, ns_trace_row_of(trace, best_cpu, best_idx));
-	return 0;
-}
-
-int ns_view_goto_ns(struct ns_view *view, uint64_t ts_ns)
-{
-	uint64_t n = ns_trace_nr_events(view->trace), row;
-
-	if (!ns_view_nr_rows(view))
-		return -ENOENT;
-	row = ns_trace_row_at_ns(view->trace, ts_ns);
-	ns_view_select(view, row < n ? row : n - 1);
-	return 0;
-}
-
-int ns_parse_ts(const char *s, uint64_t *ts_ns)
-{
-	uint64_t sec = 0, frac = 0;
-	int digits = 0;
-
-	if (!s || !*s)
-		return -EINVAL;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (sec > UINT64_MAX / 10 / 1000000000ull)
-			return -EINVAL;
-		sec = sec * 10 + (uint64_t)(*s - '0');
-	}
-	if (*s == '.') {
-		for (s++; *s >= '0' && *s <= '9'; s++) {
-			if (digits < 9) {
-				frac = frac * 10 + (uint64_t)(*s - '0');
-				digits++;
-			}
-		}
-	}
-	if (*s)
-		return -EINVAL;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	*ts_ns = sec * 1000000000ull + frac;
-	return 0;
 }

@@ -23,6 +23,7 @@
 #include "nurseshark/filter.h"
 #include "nurseshark/model.h"
 #include "nurseshark/model_tasks.h"
+#include "nurseshark/util.h"
 
 /* ---- the task list --------------------------------------------------------- */
 
@@ -169,22 +170,15 @@ struct ns_task_row {
 	uint64_t nr_events;
 };
 
-static int push_span(struct ns_task_row *tr, uint64_t *cap, uint64_t start, uint64_t end, int cpu)
+static int push_span(struct ns_task_row *tr, size_t *cap, uint64_t start, uint64_t end, int cpu)
 {
 	if (tr->nr_spans && tr->spans[tr->nr_spans - 1].cpu == cpu &&
 	    tr->spans[tr->nr_spans - 1].end_ns == start) {
 		tr->spans[tr->nr_spans - 1].end_ns = end;
 		return 0;
 	}
-	if (tr->nr_spans == *cap) {
-		uint64_t ncap = *cap ? *cap * 2 : 64;
-		struct ns_task_span *n = realloc(tr->spans, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		tr->spans = n;
-		*cap = ncap;
-	}
+	if (NS_GROW(tr->spans, *cap, tr->nr_spans + 1))
+		return -ENOMEM;
 	tr->spans[tr->nr_spans].start_ns = start;
 	tr->spans[tr->nr_spans].end_ns = end;
 	tr->spans[tr->nr_spans].cpu = cpu;
@@ -194,7 +188,8 @@ static int push_span(struct ns_task_row *tr, uint64_t *cap, uint64_t start, uint
 
 struct ns_task_row *ns_task_row_open(const struct ns_trace *trace, int pid)
 {
-	uint64_t last_ns = ns_trace_last_ns(trace), cap = 0, n, i, k;
+	uint64_t last_ns = ns_trace_last_ns(trace), n, i, k;
+	size_t cap = 0;
 	struct ns_task_row *tr = calloc(1, sizeof(*tr));
 	int cpu;
 
@@ -270,36 +265,39 @@ uint64_t ns_task_row_nr_events(const struct ns_task_row *tr)
 	return tr->nr_events;
 }
 
+struct cpu_key {
+	const struct ns_task_row *tr;
+	int cpu;
+	uint64_t ns;
+};
+
+static bool span_ends_by(size_t i, const void *arg)
+{
+	const struct cpu_key *k = arg;
+
+	return k->tr->spans[k->tr->cpu_spans[k->cpu] + i].end_ns <= k->ns;
+}
+
 /* The first span of @cpu that ends after @a: a CPU's spans never overlap. */
 static uint64_t first_span(const struct ns_task_row *tr, int cpu, uint64_t a)
 {
-	uint64_t lo = tr->cpu_spans[cpu], hi = tr->cpu_spans[cpu + 1];
+	uint64_t first = tr->cpu_spans[cpu];
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
+	return first + ns_lower_bound(tr->cpu_spans[cpu + 1] - first, span_ends_by,
+				      &(struct cpu_key){ tr, cpu, a });
+}
 
-		if (tr->spans[mid].end_ns <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+static bool event_before(size_t i, const void *arg)
+{
+	const struct cpu_key *k = arg;
+
+	return ns_trace_ev_ts(k->tr->trace, k->cpu, k->tr->idx[k->cpu][i]) < k->ns;
 }
 
 /* The first of the task's events of @cpu at or after @ts (position in idx[cpu]). */
 static uint64_t event_lower_bound(const struct ns_task_row *tr, int cpu, uint64_t ts)
 {
-	uint64_t lo = 0, hi = tr->nr_idx[cpu];
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (ns_trace_ev_ts(tr->trace, cpu, tr->idx[cpu][mid]) < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return ns_lower_bound(tr->nr_idx[cpu], event_before, &(struct cpu_key){ tr, cpu, ts });
 }
 
 #define NS_TASK_ROW_SCAN	256	/* hidden events looked past in one column and CPU */

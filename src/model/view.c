@@ -18,6 +18,7 @@
 
 #include "nurseshark/filter.h"
 #include "nurseshark/model.h"
+#include "nurseshark/util.h"
 
 /* The range the window may cover: the whole trace, at least cols ns. */
 static void full_range(const struct ns_view *view, uint64_t *lo, uint64_t *hi)
@@ -53,14 +54,14 @@ uint64_t ns_view_nr_rows(const struct ns_view *view)
 	return ns_visible_list_count(view->visible, ns_trace_nr_events(view->trace));
 }
 
-uint64_t ns_view_row_pos(const struct ns_view *view, uint64_t row)
+uint64_t ns_view_list_pos_of_row(const struct ns_view *view, uint64_t row)
 {
-	return ns_visible_rank(view->visible, row);
+	return ns_visible_shown_before(view->visible, row);
 }
 
-uint64_t ns_view_pos_row(const struct ns_view *view, uint64_t pos)
+uint64_t ns_view_row_at_list_pos(const struct ns_view *view, uint64_t pos)
 {
-	return ns_visible_select(view->visible, pos, ns_trace_nr_events(view->trace));
+	return ns_visible_nth_shown_row(view->visible, pos, ns_trace_nr_events(view->trace));
 }
 
 static void refresh_selected(struct ns_view *view)
@@ -104,6 +105,18 @@ void ns_view_free(struct ns_view *view)
  * ran longest in it (looking at its first NS_VIEW_RECOLOUR_RUNS runs), or,
  * with shown events and no shown task, the task of its first shown event.
  */
+struct run_key {
+	const struct ns_run *runs;
+	uint64_t ns;
+};
+
+static bool run_starts_by(size_t i, const void *arg)
+{
+	const struct run_key *k = arg;
+
+	return k->runs[i].start_ns <= k->ns;
+}
+
 static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 {
 	const struct ns_visible *vis = view->visible;
@@ -115,7 +128,7 @@ static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 	for (col = 0; col < view->cols; col++) {
 		uint64_t a = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col);
 		uint64_t b = ns_window_col_ns(view->start_ns, view->end_ns, view->cols, col + 1);
-		uint64_t i = ns_trace_cpu_lower_bound(view->trace, cpu, a), j, r, lo, hi;
+		uint64_t i = ns_trace_cpu_lower_bound(view->trace, cpu, a), j, r, lo;
 		uint64_t best_ns = 0;
 		struct ns_bin *bin = &out[col];
 		int k;
@@ -131,16 +144,7 @@ static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 		bin->flags &= ~(NS_BIN_RUNNING | NS_BIN_IDLE);
 		bin->pid = -1;
 		/* the runs overlapping the column: from the last one starting at or before it */
-		lo = 0;
-		hi = nr_runs;
-		while (lo < hi) {
-			uint64_t mid = lo + (hi - lo) / 2;
-
-			if (runs[mid].start_ns <= a)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = ns_lower_bound(nr_runs, run_starts_by, &(struct run_key){ runs, a });
 		r = lo ? lo - 1 : 0;
 		for (k = 0; r < nr_runs && runs[r].start_ns < b && k < NS_VIEW_RECOLOUR_RUNS;
 		     r++, k++) {
@@ -178,8 +182,8 @@ int ns_view_bins_cpu(struct ns_view *view, int cpu, struct ns_bin *out)
 /* Keep the selected row inside the list's rows (in positions, see above). */
 static void show_selected(struct ns_view *view)
 {
-	uint64_t n = ns_view_nr_rows(view), sel = ns_view_row_pos(view, view->selected);
-	uint64_t top = ns_view_row_pos(view, view->list_top);
+	uint64_t n = ns_view_nr_rows(view), sel = ns_view_list_pos_of_row(view, view->selected);
+	uint64_t top = ns_view_list_pos_of_row(view, view->list_top);
 
 	if (sel < top)
 		top = sel;
@@ -189,7 +193,7 @@ static void show_selected(struct ns_view *view)
 		top = n - view->list_rows;
 	else if (n <= (uint64_t)view->list_rows)
 		top = 0;
-	view->list_top = n ? ns_view_pos_row(view, top) : 0;
+	view->list_top = n ? ns_view_row_at_list_pos(view, top) : 0;
 }
 
 void ns_view_resize(struct ns_view *view, int cols, int list_rows)
@@ -301,8 +305,8 @@ static uint64_t shown_row(const struct ns_view *view, uint64_t row)
 
 	if (ns_visible_row(view->visible, row))
 		return row;
-	pos = ns_view_row_pos(view, row);
-	return ns_view_pos_row(view, pos < n ? pos : n - 1);
+	pos = ns_view_list_pos_of_row(view, row);
+	return ns_view_row_at_list_pos(view, pos < n ? pos : n - 1);
 }
 
 void ns_view_select(struct ns_view *view, uint64_t row)
@@ -322,13 +326,13 @@ void ns_view_select(struct ns_view *view, uint64_t row)
 static uint64_t row_plus(const struct ns_view *view, uint64_t row, int64_t delta)
 {
 	uint64_t n = ns_view_nr_rows(view);
-	int64_t pos = (int64_t)ns_view_row_pos(view, row) + delta;
+	int64_t pos = (int64_t)ns_view_list_pos_of_row(view, row) + delta;
 
 	if (pos < 0)
 		pos = 0;
 	if ((uint64_t)pos >= n)
 		pos = (int64_t)n - 1;
-	return ns_view_pos_row(view, (uint64_t)pos);
+	return ns_view_row_at_list_pos(view, (uint64_t)pos);
 }
 
 void ns_view_move(struct ns_view *view, int64_t delta_rows)
@@ -345,20 +349,20 @@ void ns_view_scroll(struct ns_view *view, int64_t delta_rows)
 
 	if (!n)
 		return;
-	top = (int64_t)ns_view_row_pos(view, view->list_top) + delta_rows;
+	top = (int64_t)ns_view_list_pos_of_row(view, view->list_top) + delta_rows;
 	max_top = n > (uint64_t)view->list_rows ? n - view->list_rows : 0;
 	if (top < 0)
 		top = 0;
 	if ((uint64_t)top > max_top)
 		top = (int64_t)max_top;
 	top_pos = (uint64_t)top;
-	view->list_top = ns_view_pos_row(view, top_pos);
+	view->list_top = ns_view_row_at_list_pos(view, top_pos);
 	/* the selection stays on screen, as in tig and htop */
-	sel_pos = ns_view_row_pos(view, view->selected);
+	sel_pos = ns_view_list_pos_of_row(view, view->selected);
 	if (sel_pos < top_pos)
 		ns_view_select(view, view->list_top);
 	else if (sel_pos >= top_pos + view->list_rows)
-		ns_view_select(view, ns_view_pos_row(view, top_pos + view->list_rows - 1));
+		ns_view_select(view, ns_view_row_at_list_pos(view, top_pos + view->list_rows - 1));
 }
 
 void ns_view_page(struct ns_view *view, int64_t delta_rows)
@@ -378,7 +382,8 @@ void ns_view_set_visible(struct ns_view *view, const struct ns_visible *vis)
 	uint64_t top_gap;
 
 	/* keep the selection where it was on the screen, if it stays */
-	top_gap = ns_view_row_pos(view, view->selected) - ns_view_row_pos(view, view->list_top);
+	top_gap = ns_view_list_pos_of_row(view, view->selected) -
+		  ns_view_list_pos_of_row(view, view->list_top);
 	view->visible = vis;
 	if (!ns_view_nr_rows(view)) {
 		refresh_selected(view);

@@ -6,14 +6,10 @@
  *
  * Layout. The list's bitmap has a bit per row of the trace (the merged
  * order); the graph's has a bit per event of each CPU (the CPU's index
- * order). Every bitmap carries a rank index: the number of set bits before
- * each block of 512 bits. "How many shown rows come before row r" is then
- * one lookup plus at most 8 popcounts, and "which row is the k-th shown" a
- * binary search over the blocks plus a scan of one block. For 5 million
- * events a bitmap costs 0.6 MiB and its index 80 KiB. Example, 16 rows
- * with blocks of 8 (512 in the code):
- *   bits   0110 0001 | 1000 0011      rank index [0, 3]
- *   rank(12) = 3 + popcount(1000) = 4;  select(4) = row 13 (block 1, 2nd bit)
+ * order). Each is a struct ns_bitmap with a rank index (bitmap.c), so that
+ * "how many shown rows come before row r" and "which row is the k-th
+ * shown" cost a lookup and a few popcounts. For 5 million events a bitmap
+ * costs 0.6 MiB and its index 80 KiB.
  *
  * The pass. Task, event and CPU filters are decided from the index alone
  * (pid, type, cpu of struct ns_event), through per-type and per-CPU tables
@@ -34,6 +30,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,110 +39,15 @@
 
 #include "nurseshark/filter.h"
 #include "nurseshark/trace.h"
+#include "nurseshark/util.h"
+
+#include "bitmap.h"
 
 #define NS_PANES		2	/* 0: the graph, 1: the list */
 #define PANE_GRAPH		0
 #define PANE_LIST		1
 #define NS_VISIBLE_CHUNK	4096	/* rows merged at a time */
 #define NS_NR_TYPES		65536	/* event ids are 16 bits (common_type) */
-#define WORDS_PER_BLOCK		8
-
-/* ---- bitmaps with a rank index ------------------------------------------ */
-
-struct bits {
-	uint64_t *w;
-	uint64_t *block;	/* set bits before word WORDS_PER_BLOCK * b */
-	uint64_t n;		/* bits */
-	uint64_t ones;
-};
-
-static int bits_alloc(struct bits *b, uint64_t n)
-{
-	b->n = n;
-	b->w = calloc((n + 63) / 64 + 1, sizeof(*b->w));
-	return b->w ? 0 : -ENOMEM;
-}
-
-static void bits_free(struct bits *b)
-{
-	free(b->w);
-	free(b->block);
-	memset(b, 0, sizeof(*b));
-}
-
-static inline void bits_set(struct bits *b, uint64_t i)
-{
-	b->w[i >> 6] |= 1ull << (i & 63);
-}
-
-static inline int bits_get(const struct bits *b, uint64_t i)
-{
-	return i < b->n && (b->w[i >> 6] >> (i & 63)) & 1;
-}
-
-static int bits_index(struct bits *b)
-{
-	uint64_t nw = (b->n + 63) / 64, nb = nw / WORDS_PER_BLOCK + 1, i, sum = 0;
-
-	b->block = malloc((nb + 1) * sizeof(*b->block));
-	if (!b->block)
-		return -ENOMEM;
-	for (i = 0; i < nw; i++) {
-		if (i % WORDS_PER_BLOCK == 0)
-			b->block[i / WORDS_PER_BLOCK] = sum;
-		sum += (uint64_t)__builtin_popcountll(b->w[i]);
-	}
-	for (i = (nw + WORDS_PER_BLOCK - 1) / WORDS_PER_BLOCK; i <= nb; i++)
-		b->block[i] = sum;
-	b->ones = sum;
-	return 0;
-}
-
-/* Set bits in [0, i). */
-static uint64_t bits_rank(const struct bits *b, uint64_t i)
-{
-	uint64_t w, r;
-
-	if (i >= b->n)
-		return b->ones;
-	w = i / 64;
-	r = b->block[w / WORDS_PER_BLOCK];
-	for (uint64_t k = w / WORDS_PER_BLOCK * WORDS_PER_BLOCK; k < w; k++)
-		r += (uint64_t)__builtin_popcountll(b->w[k]);
-	if (i % 64)
-		r += (uint64_t)__builtin_popcountll(b->w[w] & ((1ull << (i % 64)) - 1));
-	return r;
-}
-
-/* The position of the set bit of rank @k (0-based); b->n if k >= ones. */
-static uint64_t bits_select(const struct bits *b, uint64_t k)
-{
-	uint64_t nw = (b->n + 63) / 64, lo = 0, hi = nw / WORDS_PER_BLOCK + 1, w;
-
-	if (k >= b->ones)
-		return b->n;
-	/* the last block with fewer than k + 1 set bits before it */
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (b->block[mid] <= k)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	k -= b->block[lo];
-	for (w = lo * WORDS_PER_BLOCK; w < nw; w++) {
-		uint64_t x = b->w[w], c = (uint64_t)__builtin_popcountll(x);
-
-		if (k < c) {
-			while (k--)
-				x &= x - 1;	/* drop the lowest set bit */
-			return w * 64 + (uint64_t)__builtin_ctzll(x);
-		}
-		k -= c;
-	}
-	return b->n;
-}
 
 /* ---- the compiled set ------------------------------------------------------ */
 
@@ -153,6 +55,7 @@ struct pane {
 	bool active;			/* some entry applies to this pane */
 	int *show_pids, nr_show_pids;	/* sorted */
 	int *hide_pids, nr_hide_pids;
+	size_t cap_show_pids, cap_hide_pids;
 	uint8_t *type_ok;		/* NS_NR_TYPES entries; NULL: every type */
 	uint8_t *cpu_ok;		/* nr_cpus entries; NULL: every CPU */
 	uint64_t adv_show, adv_hide;	/* expressions of each mode, as bit masks */
@@ -163,9 +66,9 @@ struct ns_visible {
 	int nr_cpus;
 	struct pane pane[NS_PANES];
 	bool list_filtered, graph_filtered;
-	struct bits list;		/* by row */
-	struct bits *list_cpu;		/* the same by CPU, by index (for jumps) */
-	struct bits *graph;		/* by CPU, by index */
+	struct ns_bitmap list;		/* by row */
+	struct ns_bitmap *list_cpu;	/* the same by CPU, by index (for jumps) */
+	struct ns_bitmap *graph;	/* by CPU, by index */
 };
 
 enum { V_PASS, V_FAIL, V_MAYBE };
@@ -181,18 +84,18 @@ struct type_verdict {
 
 /* One thread of a parallel pass: its own reader and its own copy of the expressions. */
 struct pass_worker {
-	struct ns_filter_pass *pass;
+	struct ns_visible_pass *pass;
 	struct ns_trace_reader *reader;
-	struct ns_trace_filter *tf;
+	struct ns_trace_exprs *tf;
 	pthread_t thread;
 	bool started;
 	int ret;
 };
 
-struct ns_filter_pass {
+struct ns_visible_pass {
 	struct ns_trace *trace;
 	struct ns_visible *vis;
-	struct ns_trace_filter *tf;	/* NULL without advanced expressions */
+	struct ns_trace_exprs *tf;	/* NULL without advanced expressions */
 	struct type_verdict *verdict;	/* NS_NR_TYPES entries, with tf */
 	int stack_type[2];		/* ftrace kernel_stack, user_stack; -1 if absent */
 	uint8_t *last_shown[NS_PANES];	/* per CPU: report's last_printed */
@@ -206,9 +109,9 @@ struct ns_filter_pass {
 	 */
 	struct pass_worker workers[NS_PASS_MAX_THREADS];
 	int nr_workers;			/* 0: judge row by row here */
-	int next_cpu, workers_done;	/* atomic */
-	int cancel;			/* atomic */
-	uint64_t judged;		/* atomic: events judged by the threads */
+	atomic_int next_cpu, workers_done;
+	atomic_bool cancel;
+	_Atomic uint64_t judged;	/* events judged by the threads */
 	bool judging;			/* the threads run */
 	struct ns_pos pos[NS_VISIBLE_CHUNK];
 };
@@ -229,12 +132,12 @@ void ns_visible_free(struct ns_visible *vis)
 		return;
 	for (i = 0; i < NS_PANES; i++)
 		pane_free(&vis->pane[i]);
-	bits_free(&vis->list);
+	ns_bitmap_free(&vis->list);
 	for (i = 0; i < vis->nr_cpus; i++) {
 		if (vis->graph)
-			bits_free(&vis->graph[i]);
+			ns_bitmap_free(&vis->graph[i]);
 		if (vis->list_cpu)
-			bits_free(&vis->list_cpu[i]);
+			ns_bitmap_free(&vis->list_cpu[i]);
 	}
 	free(vis->graph);
 	free(vis->list_cpu);
@@ -253,14 +156,11 @@ static bool has_pid(const int *pids, int n, int pid)
 	return n && bsearch(&pid, pids, n, sizeof(int), cmp_int);
 }
 
-static int push_pid(int **pids, int *n, int pid)
+static int push_pid(int **pids, int *n, size_t *cap, int pid)
 {
-	int *np = realloc(*pids, (*n + 1) * sizeof(int));
-
-	if (!np)
+	if (NS_GROW(*pids, *cap, (size_t)*n + 1))
 		return -ENOMEM;
-	np[(*n)++] = pid;
-	*pids = np;
+	(*pids)[(*n)++] = pid;
 	return 0;
 }
 
@@ -358,7 +258,7 @@ static int build_cpu_table(struct ns_trace *trace, const struct ns_filter_set *f
 }
 
 /* Compile @fs for one pane; advanced expressions get indexes in tf. */
-static int compile_pane(struct ns_filter_pass *pass, const struct ns_filter_set *fs, int pane,
+static int compile_pane(struct ns_visible_pass *pass, const struct ns_filter_set *fs, int pane,
 			const int *adv_index)
 {
 	struct pane *p = &pass->vis->pane[pane];
@@ -371,9 +271,12 @@ static int compile_pane(struct ns_filter_pass *pass, const struct ns_filter_set 
 			continue;
 		p->active = true;
 		if (e.kind == NS_FILTER_TASK) {
-			ret = e.mode == NS_FILTER_SHOW ?
-			      push_pid(&p->show_pids, &p->nr_show_pids, e.value) :
-			      push_pid(&p->hide_pids, &p->nr_hide_pids, e.value);
+			if (e.mode == NS_FILTER_SHOW)
+				ret = push_pid(&p->show_pids, &p->nr_show_pids, &p->cap_show_pids,
+					       e.value);
+			else
+				ret = push_pid(&p->hide_pids, &p->nr_hide_pids, &p->cap_hide_pids,
+					       e.value);
 			if (ret)
 				return ret;
 		} else if (e.kind == NS_FILTER_ADVANCED) {
@@ -394,7 +297,7 @@ static int compile_pane(struct ns_filter_pass *pass, const struct ns_filter_set 
 }
 
 /* Compile the advanced expressions (each distinct text once). */
-static int compile_advanced(struct ns_filter_pass *pass, const struct ns_filter_set *fs,
+static int compile_advanced(struct ns_visible_pass *pass, const struct ns_filter_set *fs,
 			    int *adv_index, char *err, size_t err_len)
 {
 	int n = ns_filter_set_nr_entries(fs), i, j;
@@ -414,11 +317,11 @@ static int compile_advanced(struct ns_filter_pass *pass, const struct ns_filter_
 		if (adv_index[i] >= 0)
 			continue;
 		if (!pass->tf) {
-			pass->tf = ns_trace_filter_alloc(pass->trace);
+			pass->tf = ns_trace_exprs_alloc(pass->trace);
 			if (!pass->tf)
 				return -ENOMEM;
 		}
-		adv_index[i] = ns_trace_filter_add(pass->tf, e.name, msg, sizeof(msg));
+		adv_index[i] = ns_trace_exprs_add(pass->tf, e.name, msg, sizeof(msg));
 		if (adv_index[i] < 0) {
 			snprintf(err, err_len, "%s: %s", e.name, msg);
 			return adv_index[i];
@@ -428,16 +331,16 @@ static int compile_advanced(struct ns_filter_pass *pass, const struct ns_filter_
 }
 
 /* The advanced expressions' verdict on @type, computed on first use. */
-static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int type)
+static const struct type_verdict *verdict_of(struct ns_visible_pass *pass, int type)
 {
 	struct type_verdict *v = &pass->verdict[type];
-	int pane, i, nr = ns_trace_filter_nr(pass->tf);
-	uint8_t say[NS_TRACE_FILTER_MAX];
+	int pane, i, nr = ns_trace_exprs_nr(pass->tf);
+	uint8_t say[NS_TRACE_EXPRS_MAX];
 
 	if (v->known)
 		return v;
 	for (i = 0; i < nr; i++)
-		say[i] = (uint8_t)ns_trace_filter_type(pass->tf, i, type);
+		say[i] = (uint8_t)ns_trace_exprs_type(pass->tf, i, type);
 	for (pane = 0; pane < NS_PANES; pane++) {
 		const struct pane *p = &pass->vis->pane[pane];
 		bool always = false, maybe = false;
@@ -447,8 +350,8 @@ static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int ty
 			for (i = 0; i < nr; i++) {
 				if (!(p->adv_show & (1ull << i)))
 					continue;
-				always |= say[i] == NS_TRACE_FILTER_ALWAYS;
-				if (say[i] == NS_TRACE_FILTER_MAYBE) {
+				always |= say[i] == NS_TRACE_EXPRS_ALWAYS;
+				if (say[i] == NS_TRACE_EXPRS_MAYBE) {
 					maybe = true;
 					v->maybe |= 1ull << i;
 				}
@@ -459,8 +362,8 @@ static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int ty
 		for (i = 0; i < nr; i++) {
 			if (!(p->adv_hide & (1ull << i)))
 				continue;
-			always |= say[i] == NS_TRACE_FILTER_ALWAYS;
-			if (say[i] == NS_TRACE_FILTER_MAYBE) {
+			always |= say[i] == NS_TRACE_EXPRS_ALWAYS;
+			if (say[i] == NS_TRACE_EXPRS_MAYBE) {
 				maybe = true;
 				v->maybe |= 1ull << i;
 			}
@@ -472,12 +375,12 @@ static const struct type_verdict *verdict_of(struct ns_filter_pass *pass, int ty
 	return v;
 }
 
-int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
-			 struct ns_filter_pass **out, char *err, size_t err_len)
+int ns_visible_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
+			  struct ns_visible_pass **out, char *err, size_t err_len)
 {
 	int n = ns_filter_set_nr_entries(fs), nr_cpus = ns_trace_nr_cpus(trace), i, ret;
 	uint64_t nr_events = ns_trace_nr_events(trace);
-	struct ns_filter_pass *pass;
+	struct ns_visible_pass *pass;
 	struct ns_visible *vis;
 	int *adv_index;
 
@@ -507,7 +410,7 @@ int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
 	vis->list_filtered = vis->pane[PANE_LIST].active;
 	vis->graph_filtered = vis->pane[PANE_GRAPH].active;
 	if (vis->list_filtered) {
-		if (bits_alloc(&vis->list, nr_events))
+		if (ns_bitmap_alloc(&vis->list, nr_events))
 			goto fail;
 		vis->list_cpu = calloc(nr_cpus > 0 ? (size_t)nr_cpus : 1, sizeof(*vis->list_cpu));
 		if (!vis->list_cpu)
@@ -515,7 +418,7 @@ int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
 		for (i = 0; i < nr_cpus; i++) {
 			uint64_t count = ns_trace_cpu_nr_events(trace, i);
 
-			if (bits_alloc(&vis->list_cpu[i], count))
+			if (ns_bitmap_alloc(&vis->list_cpu[i], count))
 				goto fail;
 		}
 	}
@@ -526,7 +429,7 @@ int ns_filter_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs,
 		for (i = 0; i < nr_cpus; i++) {
 			uint64_t count = ns_trace_cpu_nr_events(trace, i);
 
-			if (bits_alloc(&vis->graph[i], count))
+			if (ns_bitmap_alloc(&vis->graph[i], count))
 				goto fail;
 		}
 	}
@@ -547,16 +450,16 @@ fail:
 	free(adv_index);
 	if (pass) {
 		pass->vis = vis;
-		ns_filter_pass_free(pass);
+		ns_visible_pass_free(pass);
 	} else {
 		ns_visible_free(vis);
 	}
 	return ret;
 }
 
-static void stop_workers(struct ns_filter_pass *pass);
+static void stop_workers(struct ns_visible_pass *pass);
 
-void ns_filter_pass_free(struct ns_filter_pass *pass)
+void ns_visible_pass_free(struct ns_visible_pass *pass)
 {
 	int i;
 
@@ -564,7 +467,7 @@ void ns_filter_pass_free(struct ns_filter_pass *pass)
 		return;
 	stop_workers(pass);
 	ns_visible_free(pass->vis);
-	ns_trace_filter_free(pass->tf);
+	ns_trace_exprs_free(pass->tf);
 	free(pass->verdict);
 	for (i = 0; i < NS_PANES; i++)
 		free(pass->last_shown[i]);
@@ -585,7 +488,7 @@ static bool cheap_ok(const struct pane *p, const struct ns_event *ev, int cpu)
 }
 
 /* The advanced expressions' part, for one pane whose cheap filters let it through. */
-static bool advanced_ok(struct ns_filter_pass *pass, int pane, const struct type_verdict *v,
+static bool advanced_ok(struct ns_visible_pass *pass, int pane, const struct type_verdict *v,
 			const struct ns_event *ev, int cpu, uint64_t match)
 {
 	const struct pane *p = &pass->vis->pane[pane];
@@ -606,7 +509,7 @@ static bool advanced_ok(struct ns_filter_pass *pass, int pane, const struct type
  * Is event (cpu, idx) shown, pane by pane? Reads it through @reader with
  * @tf when the advanced expressions need the record.
  */
-static int judge(struct ns_filter_pass *pass, struct ns_trace_filter *tf,
+static int judge(struct ns_visible_pass *pass, struct ns_trace_exprs *tf,
 		 struct ns_trace_reader *reader, int cpu, uint64_t idx, bool ok[NS_PANES])
 {
 	struct ns_visible *vis = pass->vis;
@@ -625,7 +528,7 @@ static int judge(struct ns_filter_pass *pass, struct ns_trace_filter *tf,
 		if (ok[pane] && (v->show[pane] == V_MAYBE || v->hide[pane] == V_MAYBE))
 			want_mask |= v->maybe;
 	if (want_mask) {
-		int ret = ns_trace_filter_match_r(tf, reader, cpu, idx, want_mask, &match);
+		int ret = ns_trace_exprs_match_r(tf, reader, cpu, idx, want_mask, &match);
 
 		if (ret)
 			return ret;
@@ -640,14 +543,14 @@ static int judge(struct ns_filter_pass *pass, struct ns_trace_filter *tf,
 static void *pass_worker_main(void *arg)
 {
 	struct pass_worker *w = arg;
-	struct ns_filter_pass *pass = w->pass;
+	struct ns_visible_pass *pass = w->pass;
 	struct ns_visible *vis = pass->vis;
 	int cpu;
 
-	while (!__atomic_load_n(&pass->cancel, __ATOMIC_RELAXED)) {
+	while (!atomic_load_explicit(&pass->cancel, memory_order_relaxed)) {
 		uint64_t n, idx, batch = 0;
 
-		cpu = __atomic_fetch_add(&pass->next_cpu, 1, __ATOMIC_RELAXED);
+		cpu = atomic_fetch_add_explicit(&pass->next_cpu, 1, memory_order_relaxed);
 		if (cpu >= vis->nr_cpus)
 			break;
 		n = ns_trace_cpu_nr_events(pass->trace, cpu);
@@ -656,35 +559,36 @@ static void *pass_worker_main(void *arg)
 
 			w->ret = judge(pass, w->tf, w->reader, cpu, idx, ok);
 			if (ok[PANE_LIST] && vis->list_filtered)
-				bits_set(&vis->list_cpu[cpu], idx);
+				ns_bitmap_set(&vis->list_cpu[cpu], idx);
 			if (ok[PANE_GRAPH] && vis->graph_filtered)
-				bits_set(&vis->graph[cpu], idx);
+				ns_bitmap_set(&vis->graph[cpu], idx);
 			if (++batch == 4096) {
-				__atomic_add_fetch(&pass->judged, batch, __ATOMIC_RELAXED);
+				atomic_fetch_add_explicit(&pass->judged, batch,
+							  memory_order_relaxed);
 				batch = 0;
-				if (__atomic_load_n(&pass->cancel, __ATOMIC_RELAXED))
+				if (atomic_load_explicit(&pass->cancel, memory_order_relaxed))
 					break;
 			}
 		}
-		__atomic_add_fetch(&pass->judged, batch, __ATOMIC_RELAXED);
+		atomic_fetch_add_explicit(&pass->judged, batch, memory_order_relaxed);
 		if (w->ret)
 			break;
 	}
-	__atomic_add_fetch(&pass->workers_done, 1, __ATOMIC_RELEASE);
+	atomic_fetch_add_explicit(&pass->workers_done, 1, memory_order_release);
 	return NULL;
 }
 
-static void stop_workers(struct ns_filter_pass *pass)
+static void stop_workers(struct ns_visible_pass *pass)
 {
 	int i;
 
-	__atomic_store_n(&pass->cancel, 1, __ATOMIC_RELAXED);
+	atomic_store_explicit(&pass->cancel, 1, memory_order_relaxed);
 	for (i = 0; i < pass->nr_workers; i++) {
 		if (pass->workers[i].started)
 			pthread_join(pass->workers[i].thread, NULL);
 		pass->workers[i].started = false;
 		ns_trace_reader_free(pass->workers[i].reader);
-		ns_trace_filter_free(pass->workers[i].tf);
+		ns_trace_exprs_free(pass->workers[i].tf);
 		pass->workers[i].reader = NULL;
 		pass->workers[i].tf = NULL;
 	}
@@ -695,14 +599,20 @@ static void stop_workers(struct ns_filter_pass *pass)
  * Start the threads of a parallel pass, if it can be one: 1 when they run,
  * 0 when the pass goes row by row, or a negative errno.
  */
-static int start_workers(struct ns_filter_pass *pass)
+static int start_workers(struct ns_visible_pass *pass)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	int nr = pass->vis->nr_cpus, i, t;
 
 	if (online < 2 || nr < 2 || !pass->tf)
 		return 0;
-	if (!ns_trace_has_readers(pass->trace))	/* read through libtracecmd: one thread */
+	/*
+	 * The threads call libtraceevent (tep_filter_match()) without the
+	 * trace's tep lock: safe only because the index filled its lazy tables
+	 * first, which is when the trace gives readers (fill_tep_tables() in
+	 * src/trace/index.c). Read through libtracecmd: one thread.
+	 */
+	if (!ns_trace_can_make_readers(pass->trace))
 		return 0;
 	if (nr > online)
 		nr = (int)online;
@@ -716,7 +626,7 @@ static int start_workers(struct ns_filter_pass *pass)
 
 		w->pass = pass;
 		w->reader = ns_trace_reader_new(pass->trace);
-		w->tf = ns_trace_filter_clone(pass->tf);
+		w->tf = ns_trace_exprs_clone(pass->tf);
 		pass->nr_workers = i + 1;
 		if (!w->reader || !w->tf) {
 			stop_workers(pass);
@@ -729,7 +639,7 @@ static int start_workers(struct ns_filter_pass *pass)
 
 		w->started = !pthread_create(&w->thread, NULL, pass_worker_main, w);
 		if (!w->started)
-			__atomic_add_fetch(&pass->workers_done, 1, __ATOMIC_RELEASE);
+			atomic_fetch_add_explicit(&pass->workers_done, 1, memory_order_release);
 	}
 	/* a thread that would not start leaves its CPUs to the others */
 	for (i = 0; i < nr && !pass->workers[i].started; i++)
@@ -743,17 +653,18 @@ static int start_workers(struct ns_filter_pass *pass)
 }
 
 /* While the threads judge: wait a little for them; 1 once all are done. */
-static int wait_workers(struct ns_filter_pass *pass)
+static int wait_workers(struct ns_visible_pass *pass)
 {
 	struct timespec ms = { 0, 1000000 };
 	int i, ret = 0;
 
 	for (i = 0; i < 5; i++) {
-		if (__atomic_load_n(&pass->workers_done, __ATOMIC_ACQUIRE) == pass->nr_workers)
+		if (atomic_load_explicit(&pass->workers_done, memory_order_acquire) ==
+		    pass->nr_workers)
 			break;
 		nanosleep(&ms, NULL);
 	}
-	if (__atomic_load_n(&pass->workers_done, __ATOMIC_ACQUIRE) < pass->nr_workers)
+	if (atomic_load_explicit(&pass->workers_done, memory_order_acquire) < pass->nr_workers)
 		return 0;
 	for (i = 0; i < pass->nr_workers; i++)
 		if (pass->workers[i].ret && !ret)
@@ -762,7 +673,7 @@ static int wait_workers(struct ns_filter_pass *pass)
 	return ret ? ret : 1;
 }
 
-int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
+int ns_visible_pass_step(struct ns_visible_pass *pass, uint64_t budget)
 {
 	struct ns_visible *vis = pass->vis;
 	uint64_t nr = vis->nr_events;
@@ -797,28 +708,28 @@ int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
 			bool ok[NS_PANES];
 
 			if (pass->nr_workers) {
-				if (bits_get(&vis->list_cpu[cpu], idx))
-					bits_set(&vis->list, pass->row);
+				if (ns_bitmap_get(&vis->list_cpu[cpu], idx))
+					ns_bitmap_set(&vis->list, pass->row);
 				continue;
 			}
 			ret = judge(pass, pass->tf, NULL, cpu, idx, ok);
 			if (ret)
 				return ret;
 			if (ok[PANE_LIST] && vis->list_filtered) {
-				bits_set(&vis->list, pass->row);
-				bits_set(&vis->list_cpu[cpu], idx);
+				ns_bitmap_set(&vis->list, pass->row);
+				ns_bitmap_set(&vis->list_cpu[cpu], idx);
 			}
 			if (ok[PANE_GRAPH] && vis->graph_filtered)
-				bits_set(&vis->graph[cpu], idx);
+				ns_bitmap_set(&vis->graph[cpu], idx);
 		}
 		budget -= got;
 		if (pass->row >= nr) {
 			int cpu;
 
-			if (vis->list_filtered && bits_index(&vis->list))
+			if (vis->list_filtered && ns_bitmap_index(&vis->list))
 				return -ENOMEM;
 			for (cpu = 0; vis->graph_filtered && cpu < vis->nr_cpus; cpu++)
-				if (bits_index(&vis->graph[cpu]))
+				if (ns_bitmap_index(&vis->graph[cpu]))
 					return -ENOMEM;
 			pass->complete = true;
 		}
@@ -826,18 +737,18 @@ int ns_filter_pass_step(struct ns_filter_pass *pass, uint64_t budget)
 	return pass->complete ? 1 : 0;
 }
 
-void ns_filter_pass_progress(const struct ns_filter_pass *pass, uint64_t *done,
-			     uint64_t *total)
+void ns_visible_pass_progress(const struct ns_visible_pass *pass, uint64_t *done,
+			      uint64_t *total)
 {
 	*total = pass->vis->nr_events;
 	/* a parallel pass: the threads' half, then the sweep by row */
 	if (pass->nr_workers)
-		*done = (__atomic_load_n(&pass->judged, __ATOMIC_RELAXED) + pass->row) / 2;
+		*done = (atomic_load_explicit(&pass->judged, memory_order_relaxed) + pass->row) / 2;
 	else
 		*done = pass->row;
 }
 
-struct ns_visible *ns_filter_pass_take(struct ns_filter_pass *pass)
+struct ns_visible *ns_visible_pass_take(struct ns_visible_pass *pass)
 {
 	struct ns_visible *vis;
 
@@ -851,20 +762,20 @@ struct ns_visible *ns_filter_pass_take(struct ns_filter_pass *pass)
 int ns_visible_build(struct ns_trace *trace, const struct ns_filter_set *fs,
 		     struct ns_visible **vis, char *err, size_t err_len)
 {
-	struct ns_filter_pass *pass;
+	struct ns_visible_pass *pass;
 	int ret;
 
 	*vis = NULL;
-	ret = ns_filter_pass_begin(trace, fs, &pass, err, err_len);
+	ret = ns_visible_pass_begin(trace, fs, &pass, err, err_len);
 	if (ret || !pass)
 		return ret;
-	while ((ret = ns_filter_pass_step(pass, UINT64_MAX)) == 0)
+	while ((ret = ns_visible_pass_step(pass, UINT64_MAX)) == 0)
 		;
 	if (ret < 0)
 		snprintf(err, err_len, "cannot read an event back from the file");
 	else
-		*vis = ns_filter_pass_take(pass);
-	ns_filter_pass_free(pass);
+		*vis = ns_visible_pass_take(pass);
+	ns_visible_pass_free(pass);
 	return ret < 0 ? ret : 0;
 }
 
@@ -884,26 +795,26 @@ int ns_visible_row(const struct ns_visible *vis, uint64_t row)
 {
 	if (!ns_visible_list_filtered(vis))
 		return 1;
-	return bits_get(&vis->list, row);
+	return ns_bitmap_get(&vis->list, row);
 }
 
-uint64_t ns_visible_rank(const struct ns_visible *vis, uint64_t row)
+uint64_t ns_visible_shown_before(const struct ns_visible *vis, uint64_t row)
 {
-	return ns_visible_list_filtered(vis) ? bits_rank(&vis->list, row) : row;
+	return ns_visible_list_filtered(vis) ? ns_bitmap_rank(&vis->list, row) : row;
 }
 
-uint64_t ns_visible_select(const struct ns_visible *vis, uint64_t k, uint64_t nr_events)
+uint64_t ns_visible_nth_shown_row(const struct ns_visible *vis, uint64_t k, uint64_t nr_events)
 {
 	if (!ns_visible_list_filtered(vis))
 		return k < nr_events ? k : nr_events;
-	return bits_select(&vis->list, k);
+	return ns_bitmap_select(&vis->list, k);
 }
 
 int ns_visible_list_event(const struct ns_visible *vis, int cpu, uint64_t idx)
 {
 	if (!ns_visible_list_filtered(vis))
 		return 1;
-	return cpu >= 0 && cpu < vis->nr_cpus && bits_get(&vis->list_cpu[cpu], idx);
+	return cpu >= 0 && cpu < vis->nr_cpus && ns_bitmap_get(&vis->list_cpu[cpu], idx);
 }
 
 int ns_visible_graph_filtered(const struct ns_visible *vis)
@@ -915,7 +826,7 @@ int ns_visible_graph_event(const struct ns_visible *vis, int cpu, uint64_t idx)
 {
 	if (!ns_visible_graph_filtered(vis))
 		return 1;
-	return cpu >= 0 && cpu < vis->nr_cpus && bits_get(&vis->graph[cpu], idx);
+	return cpu >= 0 && cpu < vis->nr_cpus && ns_bitmap_get(&vis->graph[cpu], idx);
 }
 
 uint64_t ns_visible_graph_count(const struct ns_visible *vis, int cpu, uint64_t lo, uint64_t hi)
@@ -926,12 +837,12 @@ uint64_t ns_visible_graph_count(const struct ns_visible *vis, int cpu, uint64_t 
 		return hi - lo;
 	if (cpu < 0 || cpu >= vis->nr_cpus)
 		return 0;
-	return bits_rank(&vis->graph[cpu], hi) - bits_rank(&vis->graph[cpu], lo);
+	return ns_bitmap_rank(&vis->graph[cpu], hi) - ns_bitmap_rank(&vis->graph[cpu], lo);
 }
 
 uint64_t ns_visible_graph_next(const struct ns_visible *vis, int cpu, uint64_t idx)
 {
-	const struct bits *b;
+	const struct ns_bitmap *b;
 	uint64_t i;
 
 	if (!ns_visible_graph_filtered(vis))
@@ -939,7 +850,7 @@ uint64_t ns_visible_graph_next(const struct ns_visible *vis, int cpu, uint64_t i
 	if (cpu < 0 || cpu >= vis->nr_cpus)
 		return UINT64_MAX;
 	b = &vis->graph[cpu];
-	i = bits_select(b, bits_rank(b, idx));
+	i = ns_bitmap_select(b, ns_bitmap_rank(b, idx));
 	return i < b->n ? i : UINT64_MAX;
 }
 

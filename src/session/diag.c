@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nurseshark/session.h"
+#include "nurseshark/util.h"
 
 void ns_diag_init(struct ns_diag *d)
 {
@@ -33,17 +34,10 @@ static void push(struct ns_diag *d, char *m)
 		d->dropped++;
 		return;
 	}
-	if (d->nr == d->alloc) {
-		int n = d->alloc ? d->alloc * 2 : 16;
-		char **p = realloc(d->msg, n * sizeof(*p));
-
-		if (!p) {
-			free(m);
-			d->dropped++;
-			return;
-		}
-		d->msg = p;
-		d->alloc = n;
+	if (NS_GROW(d->msg, d->alloc, (size_t)d->nr + 1)) {
+		free(m);
+		d->dropped++;
+		return;
 	}
 	d->msg[d->nr++] = m;
 }

@@ -31,7 +31,7 @@ void ns_files_free(struct ns_files *f)
 {
 	ns_config_free(&f->config);
 	ns_session_free(&f->session);
-	ns_trace_id_free(&f->trace_id);
+	ns_session_trace_id_free(&f->trace_id);
 	ns_diag_free(&f->problems);
 	ns_filter_set_free(f->fresh);
 	free(f->session_name);
@@ -71,8 +71,8 @@ int ns_files_trace(struct ns_files *f, const char *trace_path, int restore, int 
 	struct stat st;
 	int ret;
 
-	ns_trace_id_free(&f->trace_id);
-	ret = ns_trace_id_get(trace_path, &f->trace_id);
+	ns_session_trace_id_free(&f->trace_id);
+	ret = ns_session_trace_id_get(trace_path, &f->trace_id);
 	if (ret)
 		return ret;
 	if (!restore && !save)

@@ -143,18 +143,9 @@ int ns_filters_parse(struct ns_filter_set *fs, const char *name, const char *dat
 
 int ns_filters_read(struct ns_filter_set *fs, const char *path, struct ns_diag *diag)
 {
-	char *data;
-	size_t len;
-	int ret = ns_ini_slurp(path, &data, &len);
+	struct filters_reader r = { .fs = fs };
 
-	if (ret) {
-		ns_diag_add(diag, path, 0, "cannot read: %s", ret == -EFBIG ?
-			    "bigger than 1 MiB, not a filter file" : strerror(-ret));
-		return ret;
-	}
-	ns_filters_parse(fs, path, data, len, diag);
-	free(data);
-	return 0;
+	return ns_ini_read(path, "a filter file", filters_file_entry, &r, diag);
 }
 
 int ns_filters_write(const struct ns_filter_set *fs, FILE *out)
@@ -247,7 +238,7 @@ int ns_filters_keep_applicable(struct ns_filter_set *fs, struct ns_trace *trace,
 			snprintf(err, sizeof(err), "this trace has no event system %s", e.name);
 			break;
 		case NS_FILTER_ADVANCED:
-			ok = !ns_trace_filter_check(trace, e.name, err, sizeof(err));
+			ok = !ns_trace_exprs_check(trace, e.name, err, sizeof(err));
 			break;
 		default:
 			ok = 0;
@@ -277,7 +268,7 @@ void ns_session_reset_filters(struct ns_filter_set *fs, unsigned parts)
 	for (i = ns_filter_set_cpu_limit(fs) - 1; (parts & NS_SESS_HIDDEN_CPUS) && i >= 0; i--)
 		ns_filter_set_hide_cpu(fs, i, 0);
 	if (parts & NS_SESS_SEARCH)
-		ns_filter_set_set_search(fs, NULL);
+		ns_filter_set_save_search(fs, NULL);
 }
 
 unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter_set *live,

@@ -342,6 +342,25 @@ int ns_ini_parse(const char *file, const char *data, size_t len, ns_ini_fn fn, v
 	return ini.problems;
 }
 
+int ns_ini_read(const char *path, const char *what, ns_ini_fn fn, void *user,
+		struct ns_diag *diag)
+{
+	char *data;
+	size_t len;
+	int ret = ns_ini_slurp(path, &data, &len);
+
+	if (ret) {
+		if (ret == -EFBIG)
+			ns_diag_add(diag, path, 0, "cannot read: bigger than 1 MiB, not %s", what);
+		else
+			ns_diag_add(diag, path, 0, "cannot read: %s", strerror(-ret));
+		return ret;
+	}
+	ns_ini_parse(path, data, len, fn, user, diag);
+	free(data);
+	return 0;
+}
+
 int ns_ini_slurp(const char *path, char **data, size_t *len)
 {
 	struct stat st;
@@ -445,7 +464,7 @@ int ns_ini_bool(struct ns_ini *ini, const char *name, const char *v, int *out)
 	char buf[48];
 	size_t i;
 
-	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (i = 0; i < NS_ARRAY_SIZE(yes); i++) {
 		if (!strcasecmp(v, yes[i])) {
 			*out = 1;
 			return 0;

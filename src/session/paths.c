@@ -126,7 +126,7 @@ int ns_session_mkdirs(const char *dir)
 	return ret;
 }
 
-int ns_trace_id_get(const char *path, struct ns_trace_id *id)
+int ns_session_trace_id_get(const char *path, struct ns_session_trace_id *id)
 {
 	struct stat st;
 	char *abs;
@@ -155,7 +155,7 @@ int ns_trace_id_get(const char *path, struct ns_trace_id *id)
 	return 0;
 }
 
-void ns_trace_id_free(struct ns_trace_id *id)
+void ns_session_trace_id_free(struct ns_session_trace_id *id)
 {
 	free(id->path);
 	memset(id, 0, sizeof(*id));

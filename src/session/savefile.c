@@ -310,7 +310,7 @@ int ns_savefile_clean(const char *dir)
 static int check_target(const char *path, const struct ns_save *how, char **target,
 			int *exists, char *err, size_t err_len)
 {
-	const struct ns_trace_id *keep = how ? how->keep : NULL;
+	const struct ns_session_trace_id *keep = how ? how->keep : NULL;
 	char link_note[PATH_MAX + 16] = "";
 	struct stat st;
 	int kind;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "nurseshark/session.h"
+#include "nurseshark/util.h"
 
 #define NS_INI_MAX_FILE		(1 << 20)	/* bytes; a bigger file is not read */
 #define NS_INI_MAX_PROBLEMS	100		/* then the rest of a file is skipped */
@@ -67,6 +68,16 @@ int ns_ini_parse(const char *file, const char *data, size_t len, ns_ini_fn fn, v
 
 /* Read a whole file (at most NS_INI_MAX_FILE bytes). 0 or a negative errno. */
 int ns_ini_slurp(const char *path, char **data, size_t *len);
+
+/*
+ * ns_ini_read - ns_ini_slurp() and ns_ini_parse() of the file at @path
+ * @what: what the file should be, for the message when it is too big
+ *        ("a session": "bigger than 1 MiB, not a session")
+ * Returns 0 when read (its problems are in @diag), or a negative errno with
+ * "PATH: cannot read: why" in @diag.
+ */
+int ns_ini_read(const char *path, const char *what, ns_ini_fn fn, void *user,
+		struct ns_diag *diag);
 
 /* "FILE:LINE: message" at the current entry. */
 void ns_ini_error(struct ns_ini *ini, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -47,7 +47,7 @@ int ns_session_init(struct ns_session *s)
 
 void ns_session_free(struct ns_session *s)
 {
-	ns_trace_id_free(&s->trace);
+	ns_session_trace_id_free(&s->trace);
 	ns_filter_set_free(s->filters);
 	memset(s, 0, sizeof(*s));
 }
@@ -75,18 +75,18 @@ int ns_session_copy_filters(struct ns_filter_set *to, const struct ns_filter_set
 				ret = ns_filter_set_hide_cpu(to, i, 1);
 		}
 	}
-	if (!ret && (parts & NS_SESS_SEARCH) && !ns_filter_set_search(from, &spec))
-		ret = ns_filter_set_set_search(to, &spec);
+	if (!ret && (parts & NS_SESS_SEARCH) && !ns_filter_set_saved_search(from, &spec))
+		ret = ns_filter_set_save_search(to, &spec);
 	return ret;
 }
 
-int ns_session_capture(struct ns_session *s, const struct ns_trace_id *id,
+int ns_session_capture(struct ns_session *s, const struct ns_session_trace_id *id,
 		       const struct ns_view *view, const struct ns_filter_set *filters)
 {
 	int m;
 
 	if (id && id->path) {
-		ns_trace_id_free(&s->trace);
+		ns_session_trace_id_free(&s->trace);
 		s->trace = *id;
 		s->trace.path = strdup(id->path);
 		if (!s->trace.path)
@@ -119,17 +119,17 @@ int ns_session_capture(struct ns_session *s, const struct ns_trace_id *id,
 	return 0;
 }
 
-int ns_session_compare_trace(const struct ns_session *s, const struct ns_trace_id *id)
+int ns_session_compare_trace(const struct ns_session *s, const struct ns_session_trace_id *id)
 {
 	int r = 0;
 
 	if (!(s->have & NS_SESS_TRACE) || !s->trace.path || !id->path)
 		return 0;
 	if (strcmp(s->trace.path, id->path))
-		r |= NS_TRACE_MOVED;
+		r |= NS_SESSION_TRACE_MOVED;
 	if (s->trace.size != id->size || s->trace.mtime_s != id->mtime_s ||
 	    s->trace.mtime_ns != id->mtime_ns)
-		r |= NS_TRACE_CHANGED;
+		r |= NS_SESSION_TRACE_CHANGED;
 	return r;
 }
 
@@ -207,12 +207,12 @@ void ns_session_apply(const struct ns_session *s, struct ns_view *view, const ch
 	 * screen under it (positions count the rows the filters show, see view.c).
 	 */
 	if ((s->have & NS_SESS_LIST_TOP) && s->list_top < n) {
-		uint64_t top = ns_view_row_pos(view, s->list_top);
-		uint64_t sel = ns_view_row_pos(view, view->selected);
+		uint64_t top = ns_view_list_pos_of_row(view, s->list_top);
+		uint64_t sel = ns_view_list_pos_of_row(view, view->selected);
 		uint64_t rows = (uint64_t)view->list_rows, shown = ns_view_nr_rows(view);
 
-		if (ns_view_pos_row(view, top) == s->list_top && sel >= top && sel < top + rows &&
-		    (shown <= rows ? top == 0 : top <= shown - rows)) {
+		if (ns_view_row_at_list_pos(view, top) == s->list_top && sel >= top &&
+		    sel < top + rows && (shown <= rows ? top == 0 : top <= shown - rows)) {
 			view->list_top = s->list_top;
 			done |= NS_SESS_LIST_TOP;
 		}
@@ -506,7 +506,7 @@ static void search_entry(struct ns_ini *ini, struct reader *r, const char *name,
 	/* the set keeps a search only once it has its text, whatever the order of the lines */
 	if (!spec->text[0])
 		return;
-	if (ns_filter_set_set_search(r->s->filters, spec))
+	if (ns_filter_set_save_search(r->s->filters, spec))
 		ns_ini_error(ini, "%s: the search is refused", name);
 	else
 		r->s->have |= NS_SESS_SEARCH;
@@ -525,7 +525,7 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 
 	if (!name) {
 		r->known_section = 0;
-		for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		for (i = 0; i < NS_ARRAY_SIZE(sections); i++)
 			r->known_section |= !strcmp(section, sections[i]);
 		if (!r->known_section)
 			ns_ini_error(ini, "unknown section [%s]; its entries are skipped (trace, "
@@ -573,12 +573,12 @@ int ns_session_parse(struct ns_session *s, const char *name, const char *data, s
 	r.s = s;
 	ns_ini_parse(name, data, len, session_entry, &r, diag);
 	/* once all of [search] is read: a regex that does not compile is said, not kept */
-	if ((s->have & NS_SESS_SEARCH) && !ns_filter_set_search(s->filters, &r.search)) {
+	if ((s->have & NS_SESS_SEARCH) && !ns_filter_set_saved_search(s->filters, &r.search)) {
 		search = ns_search_compile(&r.search, err, sizeof(err));
 		if (!search) {
 			ns_diag_add(diag, name, r.search_line, "text: the search is not restored: "
 				    "%s", err);
-			ns_filter_set_set_search(s->filters, NULL);
+			ns_filter_set_save_search(s->filters, NULL);
 			s->have &= ~NS_SESS_SEARCH;
 		}
 		ns_search_free(search);
@@ -588,18 +588,9 @@ int ns_session_parse(struct ns_session *s, const char *name, const char *data, s
 
 int ns_session_read(struct ns_session *s, const char *path, struct ns_diag *diag)
 {
-	char *data;
-	size_t len;
-	int ret = ns_ini_slurp(path, &data, &len);
+	struct reader r = { .s = s };
 
-	if (ret) {
-		ns_diag_add(diag, path, 0, "cannot read: %s", ret == -EFBIG ?
-			    "bigger than 1 MiB, not a session" : strerror(-ret));
-		return ret;
-	}
-	ns_session_parse(s, path, data, len, diag);
-	free(data);
-	return 0;
+	return ns_ini_read(path, "a session", session_entry, &r, diag);
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -699,7 +690,7 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 				ns_ini_putf(out, "hidden-cpu", "%d", i);
 		}
 	}
-	if ((s->have & NS_SESS_SEARCH) && !ns_filter_set_search(s->filters, &spec)) {
+	if ((s->have & NS_SESS_SEARCH) && !ns_filter_set_saved_search(s->filters, &spec)) {
 		fputs("\n[search]\n", out);
 		ns_ini_put(out, "text", spec.text);
 		ns_ini_putf(out, "column", "%s", ns_search_column_name(spec.column));

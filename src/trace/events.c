@@ -89,7 +89,7 @@ int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, in
 		e->chunks[ci] = chunk_new();
 		if (!e->chunks[ci])
 			return -ENOMEM;
-		__atomic_store_n(&e->nr_chunks, ci + 1, __ATOMIC_RELEASE);
+		atomic_store_explicit(&e->nr_chunks, ci + 1, memory_order_release);
 	}
 	ch = e->chunks[ci];
 	if (!(i & (NS_EV_GROUP - 1)))
@@ -186,7 +186,7 @@ uint64_t ns_trace_cpu_nr_events(const struct ns_trace *trace, int cpu)
 {
 	if (cpu < 0 || cpu >= trace->nr_cpus)
 		return 0;
-	return __atomic_load_n(&trace->cpus[cpu].nr_events, __ATOMIC_ACQUIRE);
+	return atomic_load_explicit(&trace->cpus[cpu].nr_events, memory_order_acquire);
 }
 
 int ns_trace_event(const struct ns_trace *trace, int cpu, uint64_t idx, struct ns_event *ev)

@@ -9,23 +9,70 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pages.h"
 #include "trace-int.h"
 
+/*
+ * The file changed under us (cut shorter, or recorded over under the same
+ * name while we show it): from then on every read fails with -ESTALE and
+ * the screen says so (ns_trace_changed()), and the index, which is in
+ * memory, still serves counts, times and tasks. The fast reader notices it
+ * as a short pread(). libtracecmd maps the pages of an uncompressed file,
+ * where a touch past the new end is SIGBUS: the file's size is checked
+ * before each read through libtracecmd (a cut between the check and the
+ * read still kills us there; the fast reader, which reads all but the
+ * events trace-cmd's own plugins print, cannot be killed so).
+ */
+int ns_trace_read_failed(struct ns_trace *trace, int err)
+{
+	if (err == -ESTALE)
+		atomic_store(&trace->changed, true);
+	return err;
+}
+
+bool ns_trace_changed(const struct ns_trace *trace)
+{
+	return atomic_load_explicit(&trace->changed, memory_order_relaxed);
+}
+
+/* Before a read through libtracecmd: false if the file changed (and remembered). */
+static bool file_intact(struct ns_trace *trace)
+{
+	struct stat st;
+	bool shrank;
+
+	if (ns_trace_changed(trace))
+		return false;
+	if (trace->pages)
+		shrank = ns_pages_file_shrank(trace->pages);
+	else
+		shrank = stat(trace->path, &st) || st.st_size < trace->file_size;
+	if (shrank)
+		ns_trace_read_failed(trace, -ESTALE);
+	return !shrank;
+}
+
+struct idx_key {
+	const struct ns_cpu *c;
+	uint64_t idx;
+};
+
+static bool page_starts_at_or_before(size_t i, const void *arg)
+{
+	const struct idx_key *k = arg;
+
+	return k->c->pages[i].first_idx <= k->idx;
+}
+
+/* The page that holds event @idx: the last that starts at or before it. */
 static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
 {
-	uint64_t lo = 0, hi = c->nr_pages;
+	size_t after = ns_lower_bound(c->nr_pages, page_starts_at_or_before,
+				      &(struct idx_key){ c, idx });
 
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (c->pages[mid].first_idx <= idx)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return after ? after - 1 : 0;
 }
 
 /* Event (cpu, idx) from the fast reader: the (idx - first)-th record of its page. */
@@ -35,6 +82,7 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cursor *c
 	const struct ns_cpu *c = &trace->cpus[cpu];
 	struct ns_pages_record r;
 	uint64_t p, skip;
+	int ret;
 
 	if (!cur->rd) {
 		cur->rd = ns_pages_iter_open(trace->pages, cpu, 0, UINT64_MAX);
@@ -49,15 +97,21 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cursor *c
 		ns_pages_iter_seek(cur->rd, (c->pages[p].offset -
 					     ns_pages_page_offset(trace->pages, cpu, 0)) /
 				   (uint64_t)trace->page_size, UINT64_MAX);
-		for (skip = idx - c->pages[p].first_idx; skip; skip--)
-			if (ns_pages_iter_next(cur->rd, &r) != 1)
-				return NULL;
+		for (skip = idx - c->pages[p].first_idx; skip; skip--) {
+			ret = ns_pages_iter_next(cur->rd, &r);
+			if (ret != 1)
+				goto fail;
+		}
 	}
 	cur->have_next = false;
-	if (ns_pages_iter_next(cur->rd, &r) != 1)
-		return NULL;
+	ret = ns_pages_iter_next(cur->rd, &r);
+	if (ret != 1)
+		goto fail;
 	cur->rd_rec = ns_pages_tep_record(&r);
 	return &cur->rd_rec;
+fail:
+	ns_trace_read_failed(trace, ret);
+	return NULL;
 }
 
 /*
@@ -72,10 +126,10 @@ bool ns_trace_needs_handle(struct ns_trace *trace, int type)
 	if (type < 0 || type >= NS_EV_TYPE_MAP)
 		return false;
 	/* a byte per type, looked up once (by any thread: the same byte): 1 no, 2 yes */
-	v = __atomic_load_n(&trace->handle_types[type], __ATOMIC_RELAXED);
+	v = atomic_load_explicit(&trace->handle_types[type], memory_order_relaxed);
 	if (!v) {
 		v = !strcmp(ns_trace_event_system(trace, type), "ftrace") ? 2 : 1;
-		__atomic_store_n(&trace->handle_types[type], v, __ATOMIC_RELAXED);
+		atomic_store_explicit(&trace->handle_types[type], v, memory_order_relaxed);
 	}
 	return v == 2;
 }
@@ -93,14 +147,16 @@ struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_
 	 * file offset of the parent's descriptor otherwise).
 	 */
 	if (((trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES) || trace->forked) &&
-	    !trace->indexing && !__atomic_load_n(&trace->nr_readers, __ATOMIC_ACQUIRE)) {
+	    !trace->indexing &&
+	    !atomic_load_explicit(&trace->nr_readers_in_use, memory_order_acquire)) {
 		trace->forked = false;
 		if (ns_trace_recycle(trace)) {
 			pthread_mutex_unlock(&trace->handle_lock);
 			return NULL;
 		}
 	}
-	rec = trace->handle ? tracecmd_read_at(trace->handle, off, &rcpu) : NULL;
+	rec = trace->handle && file_intact(trace) ? tracecmd_read_at(trace->handle, off, &rcpu) :
+		NULL;
 	if (rec && rcpu != cpu) {
 		tracecmd_free_record(rec);
 		rec = NULL;
@@ -131,7 +187,7 @@ struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx)
 	/* the libtracecmd path: its one handle, for the screen's thread only */
 	if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES && ns_trace_recycle(trace))
 		return NULL;
-	if (!trace->handle)
+	if (!trace->handle || !file_intact(trace))
 		return NULL;
 	if (c->cur.have_next && c->cur.next_idx == idx) {
 		rec = tracecmd_read_data(trace->handle, cpu);
@@ -169,15 +225,17 @@ struct tep_record *ns_trace_read_r(struct ns_trace_reader *r, int cpu, uint64_t 
 	struct tep_record *rec;
 
 	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events ||
-	    !trace->pages)
+	    !trace->pages || ns_trace_changed(trace))
 		return NULL;
 	cur = cursor_of(r, cpu);
 	/*
-	 * The screen's list jumps about: it maps a little of the file at a
-	 * time. A reader of its own reads on: more at a time, fewer munmap()s
-	 * (each one interrupts the other threads' CPUs to flush their TLBs).
+	 * The screen's list jumps about: it reads a little of the file at a
+	 * time (64 KiB: a jump copies no more than it shows; list page steps
+	 * and redraws on big.dat as v6 measured as with a 256 KiB mmap()). A
+	 * reader of its own reads on: more at a time, fewer pread()s, in a
+	 * buffer per CPU and reader (so not too much more).
 	 */
-	rec = read_pages(trace, cur, cpu, idx, r->cur ? 8u << 20 : 256u << 10);
+	rec = read_pages(trace, cur, cpu, idx, r->cur ? 1u << 20 : 64u << 10);
 	/* the index knows the record's type */
 	if (rec && ns_trace_needs_handle(trace, ns_ev_type(&trace->cpus[cpu].ev, idx))) {
 		/* its plugin reads on through libtracecmd: read it there */
@@ -203,16 +261,20 @@ void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec)
 	}
 }
 
-bool ns_trace_has_readers(const struct ns_trace *trace)
+/*
+ * A reader's thread prints and filters with the trace's tep, unlocked: only
+ * once fill_tep_tables() (index.c) has made what libtraceevent makes lazily.
+ */
+bool ns_trace_can_make_readers(const struct ns_trace *trace)
 {
-	return trace->pages != NULL;
+	return trace->pages && trace->tep_shared;
 }
 
 struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 {
 	struct ns_trace_reader *r;
 
-	if (!trace->pages)
+	if (!ns_trace_can_make_readers(trace))
 		return NULL;
 	r = calloc(1, sizeof(*r));
 	if (r)
@@ -222,7 +284,7 @@ struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 		return NULL;
 	}
 	r->trace = trace;
-	__atomic_add_fetch(&trace->nr_readers, 1, __ATOMIC_ACQ_REL);
+	atomic_fetch_add_explicit(&trace->nr_readers_in_use, 1, memory_order_acq_rel);
 	return r;
 }
 
@@ -235,7 +297,7 @@ void ns_trace_reader_free(struct ns_trace_reader *r)
 	for (cpu = 0; cpu < r->trace->nr_cpus; cpu++)
 		if (r->cur[cpu].rd)
 			ns_pages_iter_close(r->cur[cpu].rd);
-	__atomic_sub_fetch(&r->trace->nr_readers, 1, __ATOMIC_ACQ_REL);
+	atomic_fetch_sub_explicit(&r->trace->nr_readers_in_use, 1, memory_order_acq_rel);
 	free(r->cur);
 	free(r);
 }
@@ -259,18 +321,17 @@ void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec)
 		tracecmd_free_record(rec);
 }
 
+static bool missed_before_idx(size_t i, const void *arg)
+{
+	const struct idx_key *k = arg;
+
+	return k->c->missed[i].idx < k->idx;
+}
+
 static long long missed_before(const struct ns_cpu *c, uint64_t idx)
 {
-	uint64_t lo = 0, hi = c->nr_missed;
+	size_t lo = ns_lower_bound(c->nr_missed, missed_before_idx, &(struct idx_key){ c, idx });
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (c->missed[mid].idx < idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < c->nr_missed && c->missed[lo].idx == idx ? c->missed[lo].count : 0;
 }
 
@@ -380,7 +441,7 @@ int ns_trace_format_info(struct ns_trace *trace, int cpu, uint64_t idx, struct n
 
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
-		return -EIO;
+		return ns_trace_changed(trace) ? -ESTALE : -EIO;
 	pthread_mutex_lock(&trace->tep_lock);
 	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
 	txt->cpu = cpu;
@@ -398,7 +459,7 @@ int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_eve
 
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
-		return -EIO;
+		return ns_trace_changed(trace) ? -ESTALE : -EIO;
 	ret = format_record(trace, cpu, idx, UINT64_MAX, rec, txt, time_raw, sizeof(time_raw));
 	ns_trace_read_done(trace, rec);
 	return ret;
@@ -435,7 +496,7 @@ int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
-		return -EIO;
+		return ns_trace_changed(trace) ? -ESTALE : -EIO;
 	ret = format_record(trace, cpu, idx, row, rec, txt, time_raw, sizeof(time_raw));
 	ns_trace_read_done(trace, rec);
 	if (ret || !line)

@@ -51,31 +51,14 @@ struct worker {
 struct comm_seen {
 	struct ns_order_probe at;	/* where: its row comes from the order pass */
 	int pid;
-	char comm[16];
+	char comm[NS_COMM_LEN];
 };
 
-/* Grow *v (of elements of @size) so that it holds at least @need elements. */
-static int grow(void **v, uint64_t *cap, uint64_t need, size_t size)
-{
-	uint64_t ncap = *cap ? *cap : 64;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	nv = realloc(*v, ncap * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
-#define GROW(arr, nr, cap) grow((void **)&(arr), &(cap), (nr) + 1, sizeof(*(arr)))
+/* NS_GROW() for one more element after the @nr there are. */
+#define GROW(arr, nr, cap) NS_GROW(arr, cap, (size_t)(nr) + 1)
 
 /* Drop the slack of the doubling growth. */
-static void shrink(void **v, uint64_t *cap, uint64_t nr, size_t size)
+static void shrink(void **v, size_t *cap, uint64_t nr, size_t size)
 {
 	void *nv;
 
@@ -125,7 +108,7 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 	if (!task)
 		return -ENOMEM;
 	if (comm[0]) {
-		snprintf(task->comm, sizeof(task->comm), "%s", comm);
+		ns_comm_copy(task->comm, comm);
 		task->last_ts = ts;
 	}
 	if (task->unknown_until == -1) {
@@ -137,7 +120,7 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 		pthread_mutex_unlock(&w->trace->tep_lock);
 		if (!known) {
 			task->unknown_until = (int64_t)idx;
-			snprintf(task->report_comm, sizeof(task->report_comm), "%s", comm);
+			ns_comm_copy(task->report_comm, comm);
 		}
 	}
 	return 0;
@@ -186,7 +169,7 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 	if (!w->pages) {
 		/* no readers yet on this path: the arrays may move */
 		if (ns_events_reserve(&c->ev, idx + 1) ||
-		    grow((void **)&c->page_offs, &c->cap_page_offs, idx + 1, sizeof(*c->page_offs)))
+		    NS_GROW(c->page_offs, c->cap_page_offs, idx + 1))
 			return -ENOMEM;
 		c->page_offs[idx] = (uint16_t)(rec->offset & (page_size - 1));
 	}
@@ -196,7 +179,7 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 			return -ENOMEM;
 		c->pages[c->nr_pages].offset = page;
 		c->pages[c->nr_pages].first_idx = idx;
-		__atomic_store_n(&c->nr_pages, c->nr_pages + 1, __ATOMIC_RELEASE);
+		atomic_store_explicit(&c->nr_pages, c->nr_pages + 1, memory_order_release);
 		w->bytes_read += page_size;
 	}
 	if (rec->missed_events) {
@@ -212,7 +195,7 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 	ret = ns_events_append(&c->ev, idx, rec->ts, pid, type);
 	if (ret)
 		return ret;
-	__atomic_store_n(&c->nr_events, idx + 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&c->nr_events, idx + 1, memory_order_release);
 	return index_sched(w, c, idx, type, rec);
 }
 
@@ -222,18 +205,20 @@ static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *r
 }
 
 /*
- * For the tests of the screen while indexing (tests/loading.sh): with
- * NS_TEST_HOLD_INDEX=FILE set, indexing waits past each CPU's first page
- * until FILE exists, so that a test sees the trace half-indexed for as long
- * as it needs, without timing anything.
+ * For the tests of the screen while indexing (tests/loading.sh): the open's
+ * hold_index option keeps indexing past each CPU's first page for as long
+ * as it says, so that a test sees the trace half-indexed without timing
+ * anything.
  */
 static void ns_index_hold(struct ns_trace *trace, uint64_t page)
 {
+	const struct ns_trace_open_opts *o = &trace->opts;
 	struct timespec ms = { 0, 1000000 };
 
-	if (!trace->hold || page < 1)
+	if (!o->hold_index || page < 1)
 		return;
-	while (access(trace->hold, F_OK) && !__atomic_load_n(&trace->cancel, __ATOMIC_RELAXED))
+	while (o->hold_index(o->hold_arg) &&
+	       !atomic_load_explicit(&trace->cancel, memory_order_relaxed))
 		nanosleep(&ms, NULL);
 }
 
@@ -252,21 +237,22 @@ static int index_cpu_pages(struct worker *w, int cpu)
 
 		if (r.page != c->done_pages) {
 			/* a new page: say how far we are, and stop if asked to */
-			if (__atomic_load_n(&w->trace->cancel, __ATOMIC_RELAXED)) {
+			if (atomic_load_explicit(&w->trace->cancel, memory_order_relaxed)) {
 				ret = -ECANCELED;
 				break;
 			}
 			ns_index_hold(w->trace, r.page);
-			__atomic_store_n(&c->done_pages, r.page, __ATOMIC_RELAXED);
+			atomic_store_explicit(&c->done_pages, r.page, memory_order_relaxed);
 		}
 		ret = index_one(w, c, &rec, r.type, r.pid);
 		if (ret)
 			break;
 	}
 	if (!ret)
-		__atomic_store_n(&c->done_pages, ns_pages_nr_pages(w->pages, cpu), __ATOMIC_RELAXED);
+		atomic_store_explicit(&c->done_pages, ns_pages_nr_pages(w->pages, cpu),
+				      memory_order_relaxed);
 	ns_pages_iter_close(it);
-	return ret;
+	return ns_trace_read_failed(w->trace, ret);
 }
 
 /*
@@ -416,7 +402,7 @@ static int index_cpus(struct ns_trace *trace)
 		nr = 1;
 	if (nr < 1)
 		return 0;
-	/* the threads share the trace's tep: ns_index_prepare() filled its lazy tables */
+	/* the threads share the trace's tep, unlocked: see fill_tep_tables() */
 	for (i = 0; i < nr; i++) {
 		memset(&workers[i], 0, sizeof(workers[i]));
 		workers[i].pages = pages;
@@ -497,15 +483,8 @@ static int collect_comms(struct ns_trace *trace, struct comm_seen **out, size_t 
 			}
 			if (t->unknown_until < 0)
 				continue;
-			if (n == cap) {
-				struct comm_seen *nv;
-
-				cap = cap ? cap * 2 : 256;
-				nv = realloc(seen, cap * sizeof(*seen));
-				if (!nv)
-					goto nomem;
-				seen = nv;
-			}
+			if (NS_GROW(seen, cap, n + 1))
+				goto nomem;
 			seen[n].at.cpu = cpu;
 			seen[n].at.idx = (uint64_t)t->unknown_until;
 			seen[n].pid = t->pid;
@@ -597,6 +576,26 @@ static void cpu_span(const struct ns_pages *pages, int cpu, uint64_t *first, uin
 	ns_pages_iter_close(it);
 }
 
+/*
+ * libtraceevent has no lock of its own, and some lookups write the tep
+ * handle the first time: tep_data_comm_from_pid() and
+ * tep_is_pid_registered() sort the saved cmdlines into a table on first
+ * use. Threads that read the tep without trace->tep_lock call those: the
+ * indexing threads of the fast path (below), and the threads of a parallel
+ * filter pass (src/model/visible.c), whose tep_filter_match() looks comms
+ * up for COMM. So the tables are made here, in one thread, before any of
+ * those starts; trace->tep_shared says it is done, and ns_trace_reader_new(),
+ * which every such thread needs, hands out no reader before
+ * (tests/unit/test_filter.c checks it). Whatever else libtraceevent fills
+ * lazily must be filled here too before a thread reads it unlocked.
+ */
+static void fill_tep_tables(struct ns_trace *trace)
+{
+	tep_data_comm_from_pid(trace->tep, 0);
+	tep_is_pid_registered(trace->tep, 1);
+	trace->tep_shared = true;
+}
+
 /**
  * ns_index_prepare - what indexing needs, and what can be known before it
  * Opens the fast reader where it reads the file as libtracecmd does (else
@@ -606,11 +605,9 @@ static void cpu_span(const struct ns_pages *pages, int cpu, uint64_t *first, uin
  */
 int ns_index_prepare(struct ns_trace *trace)
 {
-	const char *hold = getenv("NS_TEST_HOLD_INDEX");
 	char why[128];
 	int i;
 
-	trace->hold = hold && *hold ? hold : NULL;
 	trace->pages = ns_pages_open(trace->path, trace->tep, why, sizeof(why));
 	if (trace->pages && ns_pages_nr_cpus(trace->pages) != trace->nr_cpus) {
 		ns_pages_close(trace->pages);
@@ -636,9 +633,7 @@ int ns_index_prepare(struct ns_trace *trace)
 	}
 	if (trace->span_first == UINT64_MAX)
 		trace->span_first = trace->span_last = 0;
-	/* the indexing threads share the tep: fill its lazy tables now */
-	tep_data_comm_from_pid(trace->tep, 0);
-	tep_is_pid_registered(trace->tep, 1);
+	fill_tep_tables(trace);
 	return 0;
 }
 

@@ -41,17 +41,6 @@
 #define NS_TRACE_MAGIC "\027\010\104tracing"
 
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /* Is this a trace-cmd file at all? Gives a better reason than libtracecmd. */
 static int check_file(const char *path, char *err, size_t err_len)
 {
@@ -62,27 +51,27 @@ static int check_file(const char *path, char *err, size_t err_len)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		set_err(err, err_len, "%s", strerror(errno));
+		ns_set_err(err, err_len, "%s", strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		set_err(err, err_len, "%s", S_ISDIR(st.st_mode) ? "is a directory" :
-			"not a regular file");
+		ns_set_err(err, err_len, "%s", S_ISDIR(st.st_mode) ? "is a directory" :
+			   "not a regular file");
 		close(fd);
 		return -1;
 	}
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
 	if (n < 0) {
-		set_err(err, err_len, "%s", strerror(errno));
+		ns_set_err(err, err_len, "%s", strerror(errno));
 		return -1;
 	}
 	if (n == 0) {
-		set_err(err, err_len, "empty file, not a trace.dat");
+		ns_set_err(err, err_len, "empty file, not a trace.dat");
 		return -1;
 	}
 	if ((size_t)n < sizeof(magic) || memcmp(magic, NS_TRACE_MAGIC, sizeof(magic))) {
-		set_err(err, err_len, "not a trace-cmd data file (bad magic)");
+		ns_set_err(err, err_len, "not a trace-cmd data file (bad magic)");
 		return -1;
 	}
 	return 0;
@@ -132,7 +121,7 @@ static bool clock_in_usecs(struct tracecmd_input *handle)
 	const char *clock = tracecmd_get_trace_clock(handle);
 	size_t i;
 
-	for (i = 0; clock && i < sizeof(clocks) / sizeof(clocks[0]); i++)
+	for (i = 0; clock && i < NS_ARRAY_SIZE(clocks); i++)
 		if (!strcmp(clock, clocks[i]))
 			return tracecmd_get_flags(handle) & NS_TRACECMD_FL_IN_USECS;
 	return true;
@@ -247,16 +236,16 @@ static void *indexer_main(void *arg)
 	struct ns_trace *trace = arg;
 
 	trace->index_ret = ns_index_build(trace);
-	__atomic_store_n(&trace->done, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&trace->done, 1, memory_order_release);
 	return NULL;
 }
 
 static void index_error(char *err, size_t err_len, int ret)
 {
 	if (ret == -EBADMSG)
-		set_err(err, err_len, "corrupt: a page of its events is damaged");
+		ns_set_err(err, err_len, "corrupt: a page of its events is damaged");
 	else
-		set_err(err, err_len, "cannot index events: %s", strerror(-ret));
+		ns_set_err(err, err_len, "cannot index events: %s", strerror(-ret));
 }
 
 struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
@@ -291,15 +280,21 @@ bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *pr
 		prog->last_ns = trace->indexing ? trace->span_last : trace->last_ns;
 		prog->total_pages = trace->total_pages;
 		for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
-			prog->done_pages += __atomic_load_n(&trace->cpus[cpu].done_pages,
-							    __ATOMIC_RELAXED);
+			prog->done_pages += atomic_load_explicit(&trace->cpus[cpu].done_pages,
+								 memory_order_relaxed);
 			prog->events += ns_trace_cpu_nr_events(trace, cpu);
 		}
 	}
-	return trace->indexing && !__atomic_load_n(&trace->done, __ATOMIC_ACQUIRE);
+	return trace->indexing && !atomic_load_explicit(&trace->done, memory_order_acquire);
 }
 
 struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len)
+{
+	return ns_trace_open_async_opts(path, NULL, err, err_len);
+}
+
+struct ns_trace *ns_trace_open_async_opts(const char *path, const struct ns_trace_open_opts *opts,
+					  char *err, size_t err_len)
 {
 	struct stat st;
 	struct ns_trace *trace;
@@ -315,6 +310,8 @@ struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len
 	trace->path = strdup(path);
 	if (!trace->path)
 		goto nomem;
+	if (opts)
+		trace->opts = *opts;
 	pthread_mutex_init(&trace->tep_lock, NULL);
 	pthread_mutex_init(&trace->handle_lock, NULL);
 
@@ -327,31 +324,31 @@ struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len
 	}
 	ret = probe_header(path);
 	if (ret) {
-		set_err(err, err_len, ret == -EFAULT ?
-			"corrupt header: its event formats crash libtraceevent's parser" :
-			"cannot read it as a trace.dat (truncated or corrupt header)");
+		ns_set_err(err, err_len, ret == -EFAULT ?
+			   "corrupt header: its event formats crash libtraceevent's parser" :
+			   "cannot read it as a trace.dat (truncated or corrupt header)");
 		goto fail;
 	}
 	ret = attach(trace);
 	if (ret) {
-		set_err(err, err_len, ret == -ENODATA ?
-			"truncated or corrupt: the event data ends before the file says" :
-			"cannot read it as a trace.dat (truncated or corrupt header)");
+		ns_set_err(err, err_len, ret == -ENODATA ?
+			   "truncated or corrupt: the event data ends before the file says" :
+			   "cannot read it as a trace.dat (truncated or corrupt header)");
 		goto fail;
 	}
 	trace->nr_cpus = tep_get_cpus(trace->tep);
 	if (trace->page_size <= 0 || trace->page_size > 65536 ||
 	    (trace->page_size & (trace->page_size - 1))) {
-		set_err(err, err_len, "unsupported ring-buffer page size %d", trace->page_size);
+		ns_set_err(err, err_len, "unsupported ring-buffer page size %d", trace->page_size);
 		goto fail;
 	}
 	if (trace->nr_cpus < 0 || trace->nr_cpus > 65536) {
-		set_err(err, err_len, "implausible number of CPUs (%d)", trace->nr_cpus);
+		ns_set_err(err, err_len, "implausible number of CPUs (%d)", trace->nr_cpus);
 		goto fail;
 	}
 	trace->cpus = calloc(trace->nr_cpus ? trace->nr_cpus : 1, sizeof(*trace->cpus));
 	if (!trace->cpus) {
-		set_err(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
 		goto fail;
 	}
 	for (ret = 0; ret < trace->nr_cpus; ret++)
@@ -379,7 +376,7 @@ fail:
 	ns_trace_close(trace);
 	return NULL;
 nomem:
-	set_err(err, err_len, "%s", strerror(ENOMEM));
+	ns_set_err(err, err_len, "%s", strerror(ENOMEM));
 	if (trace)
 		free(trace->path);
 	free(trace);
@@ -393,7 +390,7 @@ void ns_trace_close(struct ns_trace *trace)
 	if (!trace)
 		return;
 	if (trace->indexing) {
-		__atomic_store_n(&trace->cancel, 1, __ATOMIC_RELAXED);
+		atomic_store_explicit(&trace->cancel, 1, memory_order_relaxed);
 		pthread_join(trace->indexer, NULL);
 		trace->indexing = false;
 	}

@@ -293,24 +293,31 @@ size_t ns_trace_rows(const struct ns_trace *trace, uint64_t first_row, size_t n,
 	return got;
 }
 
+struct taken_key {
+	const struct ns_trace *trace;
+	int cpu;
+	uint64_t idx;
+};
+
+static bool not_taken(size_t i, const void *arg)
+{
+	const struct taken_key *k = arg;
+
+	return checkpoint(k->trace, i)[k->cpu] <= k->idx;
+}
+
 uint64_t ns_trace_row_of(const struct ns_trace *trace, int cpu, uint64_t idx)
 {
-	uint64_t lo = 0, hi, row;
+	uint64_t lo, row;
 	struct ns_pos pos;
 	struct merger m;
 
 	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
 		return trace->nr_events;
 	/* the last checkpoint at which (cpu, idx) was not yet taken */
-	hi = trace->nr_order;
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (checkpoint(trace, mid)[cpu] <= idx)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = ns_lower_bound(trace->nr_order, not_taken,
+			    &(struct taken_key){ trace, cpu, idx });
+	lo = lo ? lo - 1 : 0;
 	if (merger_init(&m, trace, checkpoint(trace, lo)))
 		return trace->nr_events;
 	for (row = lo * NS_ORDER_STRIDE; merger_next(&m, &pos); row++)

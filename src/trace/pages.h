@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Private to src/trace: the fast reader of a trace.dat's event data (the
- * design comment is in pages.c). It reads the top buffer's ring-buffer
+ * design comments are in layout.h, layout.c and pages.c). It reads the top buffer's ring-buffer
  * pages itself, chunk by chunk for compressed v7 files, and hands out each
  * record as libtracecmd's tracecmd_read_data() would, without a malloc
  * per record; libtracecmd still does the metadata, the formats and the
@@ -63,6 +63,8 @@ void ns_pages_close(struct ns_pages *pages);
  * CPUs, as tracecmd_cpus() counts them (some may have no pages); CPU n is
  * tracecmd_read_cpu_first(h, n) and has record->cpu n.
  */
+/* Whether the file is shorter now than when opened (cut while open, written over). */
+bool ns_pages_file_shrank(const struct ns_pages *pages);
 int ns_pages_nr_cpus(const struct ns_pages *pages);
 int ns_pages_page_size(const struct ns_pages *pages);
 bool ns_pages_compressed(const struct ns_pages *pages);
@@ -78,15 +80,15 @@ uint64_t ns_pages_chunk_first_page(const struct ns_pages *pages, int cpu, uint32
 
 /**
  * ns_pages_iter_open - an iterator over pages [@first_page, @end_page) of @cpu
- * @end_page may be UINT64_MAX for "to the end". Holds one 2 MiB window of
- * the file mapped, or one chunk decompressed (160 KiB in all with zstd's
+ * @end_page may be UINT64_MAX for "to the end". Holds one 256 KiB window of
+ * the file read, or one chunk decompressed (160 KiB in all with zstd's
  * context and trace-cmd's 10-page chunks), at a time; for one thread at a
  * time. Returns NULL if out of
  * memory or @cpu is out of range.
  */
 struct ns_pages_iter *ns_pages_iter_open(const struct ns_pages *pages, int cpu,
 					 uint64_t first_page, uint64_t end_page);
-/* Map at most @bytes of an uncompressed file at a time (default 2 MiB). */
+/* Read @bytes of an uncompressed file at a time (default 256 KiB). */
 void ns_pages_iter_window(struct ns_pages_iter *iter, size_t bytes);
 /* Restart @iter on pages [@first_page, @end_page) of its CPU. */
 void ns_pages_iter_seek(struct ns_pages_iter *iter, uint64_t first_page, uint64_t end_page);
@@ -94,8 +96,10 @@ void ns_pages_iter_seek(struct ns_pages_iter *iter, uint64_t first_page, uint64_
  * ns_pages_iter_next - the next record of the iterator's CPU
  * Returns 1 with @rec filled, 0 at the end of the range, or a negative errno:
  * -EBADMSG for a damaged page or chunk (where libtracecmd would end the
- * CPU's records or read garbage), -EIO for a read error, -ENOMEM. An error
- * repeats until a seek.
+ * CPU's records or read garbage), -ESTALE when the file ends before the
+ * page does (cut shorter since it was opened), -EIO for a read error,
+ * -ENOMEM. An error repeats until a seek. The file is read, never mapped:
+ * a file cut while open gives -ESTALE, never SIGBUS.
  */
 int ns_pages_iter_next(struct ns_pages_iter *iter, struct ns_pages_record *rec);
 void ns_pages_iter_close(struct ns_pages_iter *iter);

@@ -148,8 +148,8 @@ static int print_head(struct ns_trace *trace, const struct ns_pages_record *r,
 	return ret;
 }
 
-int ns_trace_preview(struct ns_trace *trace, uint64_t first_row, size_t n,
-		     struct ns_event_text *out)
+static int preview(struct ns_trace *trace, uint64_t first_row, size_t n,
+		   struct ns_event_text *out)
 {
 	struct ns_preview *pv = trace->preview;
 	size_t got = 0;
@@ -195,4 +195,12 @@ int ns_trace_preview(struct ns_trace *trace, uint64_t first_row, size_t n,
 			return pv->err;
 	}
 	return (int)got;
+}
+
+int ns_trace_preview(struct ns_trace *trace, uint64_t first_row, size_t n,
+		     struct ns_event_text *out)
+{
+	int ret = ns_trace_changed(trace) ? -ESTALE : preview(trace, first_row, n, out);
+
+	return ret < 0 ? ns_trace_read_failed(trace, ret) : ret;
 }

@@ -40,11 +40,13 @@
 #define NS_TRACE_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
 #include <trace-cmd.h>
 #include "nurseshark/trace.h"
+#include "nurseshark/util.h"
 
 #define NS_ORDER_STRIDE 1024
 #define NS_RECYCLE_BYTES (64ull << 20)
@@ -63,10 +65,10 @@ const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
  */
 struct ns_task {
 	int32_t pid;		/* 0: empty slot (pid 0 is never stored) */
-	char comm[16];		/* last comm seen in sched events (TASK_COMM_LEN) */
+	char comm[NS_COMM_LEN];	/* last comm seen in sched events */
 	/* rows <= unknown_until print "<...>" as report does, -1: none */
 	int64_t unknown_until;
-	char report_comm[16];	/* the name report shows after unknown_until */
+	char report_comm[NS_COMM_LEN];	/* the name report shows after unknown_until */
 	uint64_t last_ts;	/* when comm was seen */
 };
 
@@ -116,7 +118,8 @@ struct ns_ev_chunk {
 
 struct ns_events {
 	struct ns_ev_chunk **chunks;	/* directory, never moves once readers exist */
-	uint64_t nr_chunks, cap_chunks;
+	_Atomic uint64_t nr_chunks;	/* published with a release store */
+	uint64_t cap_chunks;
 	int32_t types[NS_EV_TYPES];	/* local type -> type */
 	int nr_types;
 	struct ns_ev_wide *wide[NS_EV_WIDE_BLOCKS];	/* blocks that never move */
@@ -203,20 +206,23 @@ struct ns_trace_reader {
 
 struct ns_cpu {
 	struct ns_events ev;
-	uint64_t nr_events;		/* published: read with an acquire load */
+	_Atomic uint64_t nr_events;	/* published with a release store */
 	uint16_t *page_offs;		/* the libtracecmd path only */
-	uint64_t cap_page_offs;
+	size_t cap_page_offs;
 	struct ns_page *pages;
-	uint64_t nr_pages, cap_pages;
+	_Atomic uint64_t nr_pages;	/* published with a release store */
+	size_t cap_pages;
 	struct ns_run *runs;
-	uint64_t nr_runs, cap_runs;
+	uint64_t nr_runs;
+	size_t cap_runs;
 	struct ns_missed *missed;
-	uint64_t nr_missed, cap_missed;
+	uint64_t nr_missed;
+	size_t cap_missed;
 	/* while indexing: the tasks this CPU's sched events named (see index.c) */
 	struct ns_tasks names;
 	struct ns_cursor cur;		/* the screen's reader */
 	uint64_t cur_page;		/* libtracecmd path: the page read last */
-	uint64_t done_pages;		/* atomic: pages of this CPU indexed */
+	_Atomic uint64_t done_pages;	/* pages of this CPU indexed, for the progress bar */
 	uint64_t last_ts;		/* while indexing: the last event's timestamp */
 	bool unsorted;			/* a timestamp went back (damaged, or odd clocks) */
 };
@@ -234,17 +240,19 @@ struct ns_trace {
 	pthread_t indexer;
 	bool indexing;			/* the thread was started and not joined */
 	int index_ret;
-	int done;			/* atomic: set by the thread as it ends */
-	int cancel;			/* atomic */
+	atomic_bool done;		/* set by the thread as it ends */
+	atomic_bool cancel;
 	uint64_t span_first, span_last;
 	uint64_t total_pages;
-	const char *hold;		/* $NS_TEST_HOLD_INDEX (index.c), or NULL */
+	struct ns_trace_open_opts opts;	/* of ns_trace_open_async_opts() */
 	struct ns_preview *preview;	/* preview.c */
-	uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
+	_Atomic uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
 	struct trace_seq seq;		/* format.c's buffer, under tep_lock */
 	bool seq_ready;
-	int nr_readers;			/* atomic: struct ns_trace_reader in use */
+	atomic_int nr_readers_in_use;	/* struct ns_trace_reader in use */
 	bool forked;			/* a child's copy: reopen the handle first */
+	atomic_bool changed;		/* the file changed under us: ns_trace_changed() */
+	bool tep_shared;		/* fill_tep_tables() ran: threads may share the tep */
 	pthread_mutex_t handle_lock;	/* libtracecmd's handle, for any reader */
 	/* libtraceevent's tables: the sched plugin adds names as it prints */
 	pthread_mutex_t tep_lock;
@@ -279,7 +287,7 @@ struct sched_fields {
 struct ns_sched_name {
 	int pid;
 	bool registers;		/* the sched plugin registers this name */
-	char comm[16];
+	char comm[NS_COMM_LEN];
 };
 
 void ns_sched_fields_find(struct tep_handle *tep, struct sched_fields *sf);
@@ -296,6 +304,7 @@ void ns_trace_clock_guard(void);
 /* open.c */
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
 int ns_trace_recycle(struct ns_trace *trace);
+int ns_trace_read_failed(struct ns_trace *trace, int err);
 void ns_trace_count_page(struct ns_trace *trace, struct ns_cpu *c, uint64_t page);
 
 /* preview.c */

@@ -91,9 +91,9 @@ void ns_tui_act_last(struct ns_tui *t, int unused)
 void ns_tui_act_scroll_info(struct ns_tui *t, int dir)
 {
 	if (dir < 0)
-		t->info_skip -= t->info_skip > NS_TUI_INFO_STEP ? NS_TUI_INFO_STEP : t->info_skip;
-	else if (t->info_skip + NS_TUI_INFO_STEP < t->info_max)
-		t->info_skip += NS_TUI_INFO_STEP;
+		t->info_scroll -= t->info_scroll > NS_TUI_INFO_STEP ? NS_TUI_INFO_STEP : t->info_scroll;
+	else if (t->info_scroll + NS_TUI_INFO_STEP < t->info_max)
+		t->info_scroll += NS_TUI_INFO_STEP;
 }
 
 /* cursor-left, cursor-right: pushing the cursor past an edge pans the window */

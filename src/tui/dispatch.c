@@ -69,10 +69,10 @@ static int64_t list_row(const struct ns_tui *t, int y)
 
 	if (r < 0 || r >= t->lay.list_h - 1)
 		return -1;
-	pos = ns_view_row_pos(&t->view, t->view.list_top) + r;
+	pos = ns_view_list_pos_of_row(&t->view, t->view.list_top) + r;
 	if (pos >= ns_view_nr_rows(&t->view))
 		return -1;
-	return (int64_t)ns_view_pos_row(&t->view, pos);
+	return (int64_t)ns_view_row_at_list_pos(&t->view, pos);
 }
 
 static void press(struct ns_tui *t, int x, int y)

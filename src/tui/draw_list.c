@@ -7,9 +7,10 @@
  * small one. A one-column gutter at the left shows the markers' letters;
  * Info takes the rest of the width and scrolls sideways; its newlines
  * (stack traces) are shown as the glyph set's separator. With filters, the
- * rows are the shown ones (ns_view_pos_row), each found on its own. What
+ * rows are the shown ones (ns_view_row_at_list_pos), each found on its own. What
  * the last search matches is highlighted in each column it matches.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,8 +97,8 @@ static void draw_header(struct ns_tui *t, const struct columns *c)
 	ns_tui_fill(t->list, 0, 0, t->lay.cols, attr);
 	for (i = 0; i < COL_INFO; i++)
 		put_col(t, c, 0, i, col_desc[i].title, attr);
-	if (t->info_skip)
-		snprintf(info, sizeof(info), "Info (+%d)", t->info_skip);
+	if (t->info_scroll)
+		snprintf(info, sizeof(info), "Info (+%d)", t->info_scroll);
 	else
 		snprintf(info, sizeof(info), "Info");
 	put_col(t, c, 0, COL_INFO, info, attr);
@@ -120,9 +121,9 @@ static void draw_info(struct ns_tui *t, const struct columns *c, int y, attr_t a
 				t->theme.attr[NS_ROLE_LIST_LOST]);
 	}
 	need = ns_tui_put_text(t->list, &t->glyphs, y, x + used, w - used,
-			       txt->info ? txt->info : "", t->info_skip, attr);
-	if (t->info_skip + need > t->info_max)
-		t->info_max = t->info_skip + need;
+			       txt->info ? txt->info : "", t->info_scroll, attr);
+	if (t->info_scroll + need > t->info_max)
+		t->info_max = t->info_scroll + need;
 }
 
 /* The search's match in one column's text, over what was drawn there. */
@@ -176,8 +177,11 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 	if (ret) {
 		snprintf(buf, sizeof(buf), "%d", pos->cpu);
 		put_col(t, c, y, COL_CPU, buf, attr);
-		put_col(t, c, y, COL_INFO, "(this event cannot be read back from the file)",
+		put_col(t, c, y, COL_INFO, ret == -ESTALE ? "(" NS_TRACE_CHANGED_MSG ")" :
+			"(this event cannot be read back from the file)",
 			th->attr[NS_ROLE_LIST_LOST]);
+		if (ret == -ESTALE)
+			ns_tui_message(t, "%s", NS_TRACE_CHANGED_MSG);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%d", t->txt.cpu);
@@ -206,7 +210,7 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 	highlight(t, c, y, COL_EVENT, NS_SEARCH_EVENT, t->txt.event, 0);
 	if (!t->txt.missed)
 		highlight(t, c, y, COL_INFO, NS_SEARCH_INFO, t->txt.info ? t->txt.info : "",
-			  t->info_skip);
+			  t->info_scroll);
 }
 
 void ns_tui_draw_list(struct ns_tui *t)
@@ -239,7 +243,8 @@ void ns_tui_draw_list(struct ns_tui *t)
 	}
 	/* shown rows are seldom neighbours: each is found from its position */
 	for (i = 0; i < rows; i++) {
-		uint64_t row = ns_view_pos_row(v, ns_view_row_pos(v, v->list_top) + i);
+		uint64_t row = ns_view_row_at_list_pos(v,
+						       ns_view_list_pos_of_row(v, v->list_top) + i);
 		struct ns_pos pos;
 
 		if (row >= ns_trace_nr_events(t->trace) || ns_trace_rows(t->trace, row, 1, &pos) != 1)

@@ -34,7 +34,7 @@ int ns_tui_filtering_open(struct ns_tui *t, const struct ns_tui_setup *setup)
 	if (!flt->fs || !flt->applied)
 		return -ENOMEM;
 	/* a search restored from a session is what n repeats */
-	if (!ns_filter_set_search(flt->fs, &spec))
+	if (!ns_filter_set_saved_search(flt->fs, &spec))
 		flt->search = ns_search_compile(&spec, err, sizeof(err));
 	ns_tui_refilter(t);
 	return 0;

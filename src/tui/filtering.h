@@ -35,7 +35,7 @@ struct ns_tui_filtering {
 
 	int sync;			/* --snapshot: jobs run to their end at once */
 	int job;			/* enum ns_tui_job */
-	struct ns_filter_pass *pass;
+	struct ns_visible_pass *pass;
 	struct ns_search_job *sjob;
 	char job_what[160];		/* "Searching for task=gzip" */
 

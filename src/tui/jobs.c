@@ -38,7 +38,7 @@ void ns_tui_end_job(struct ns_tui *t)
 	struct ns_tui_filtering *flt = t->flt;
 
 	ns_tui_layer_pop(t, &job_layer);
-	ns_filter_pass_free(flt->pass);
+	ns_visible_pass_free(flt->pass);
 	flt->pass = NULL;
 	ns_search_job_free(flt->sjob);
 	flt->sjob = NULL;
@@ -82,7 +82,7 @@ void ns_tui_start_filter_pass(struct ns_tui *t)
 	struct ns_tui_filtering *flt = t->flt;
 	char err[768];
 
-	if (ns_filter_pass_begin(t->trace, flt->fs, &flt->pass, err, sizeof(err))) {
+	if (ns_visible_pass_begin(t->trace, flt->fs, &flt->pass, err, sizeof(err))) {
 		/* refused: libtraceevent's message, and the old filters stay */
 		ns_tui_filters_undo(t);
 		ns_tui_message(t, "%s", err);
@@ -103,10 +103,10 @@ static void filter_slice(struct ns_tui *t, double t0)
 	int ret;
 
 	do {
-		ret = ns_filter_pass_step(flt->pass, 4096);
+		ret = ns_visible_pass_step(flt->pass, 4096);
 	} while (!ret && (flt->sync || now_ms() - t0 < NS_TUI_SLICE_MS));
 	if (ret == 1) {
-		finish_filter(t, ns_filter_pass_take(flt->pass));
+		finish_filter(t, ns_visible_pass_take(flt->pass));
 	} else if (ret < 0) {
 		ns_tui_end_job(t);
 		ns_tui_filters_undo(t);
@@ -151,7 +151,7 @@ void ns_tui_start_search(struct ns_tui *t, const struct ns_search_spec *spec)
 	}
 	ns_search_free(flt->search);
 	flt->search = s;
-	ns_filter_set_set_search(flt->fs, spec);
+	ns_filter_set_save_search(flt->fs, spec);
 	search_from_selection(t, spec->backward);
 }
 
@@ -231,7 +231,7 @@ static void draw_progress(struct ns_tui *t, void *state)
 	char line[256];
 
 	if (flt->job == NS_JOB_FILTER)
-		ns_filter_pass_progress(flt->pass, &done, &total);
+		ns_visible_pass_progress(flt->pass, &done, &total);
 	else
 		ns_search_progress(flt->sjob, &done, &total);
 	snprintf(line, sizeof(line), "%s... %d%% of %llu events  (Esc cancels)", flt->job_what,

@@ -71,7 +71,7 @@ static void apply_panes(struct ns_tui *t, const struct ns_session *s)
 	if (s->have & NS_SESS_FOCUS)
 		t->focus = s->focus_graph ? NS_FOCUS_GRAPH : NS_FOCUS_LIST;
 	if (s->have & NS_SESS_INFO_SCROLL)
-		t->info_skip = s->info_scroll;
+		t->info_scroll = s->info_scroll;
 	if (s->have & NS_SESS_GRAPH_ROWS)
 		ns_tui_layout(t, t->lay.cols, t->lay.rows);
 }
@@ -89,14 +89,14 @@ static void apply_cursor(struct ns_tui *t, const struct ns_session *s)
 
 /* Say how the session's trace compares with the one on screen. */
 static void compare_trace(const struct ns_session *s, const char *what,
-			  const struct ns_trace_id *id, struct ns_diag *d)
+			  const struct ns_session_trace_id *id, struct ns_diag *d)
 {
 	int cmp = id ? ns_session_compare_trace(s, id) : 0;
 
-	if (cmp & NS_TRACE_MOVED)
+	if (cmp & NS_SESSION_TRACE_MOVED)
 		ns_diag_add(d, what, 0, "saved for %s; applied to %s as far as it holds",
 			    s->trace.path, id->path);
-	if (cmp & NS_TRACE_CHANGED)
+	if (cmp & NS_SESSION_TRACE_CHANGED)
 		ns_diag_add(d, what, 0, "the trace changed since it was saved (size or time); "
 			    "only what still holds was restored");
 }
@@ -108,7 +108,7 @@ static void sync_search(struct ns_tui *t)
 	struct ns_search *search = NULL;
 	char err[256];
 
-	if (!ns_filter_set_search(t->flt->fs, &spec))
+	if (!ns_filter_set_saved_search(t->flt->fs, &spec))
 		search = ns_search_compile(&spec, err, sizeof(err));
 	ns_search_free(t->flt->search);
 	t->flt->search = search;
@@ -187,7 +187,7 @@ static int capture(struct ns_tui *t, struct ns_session *s)
 	s->have |= NS_SESS_FOCUS | NS_SESS_GRAPH_ROWS | NS_SESS_INFO_SCROLL | NS_SESS_CURSOR;
 	s->focus_graph = t->focus == NS_FOCUS_GRAPH;
 	s->graph_rows = t->graph_rows;
-	s->info_scroll = t->info_skip;
+	s->info_scroll = t->info_scroll;
 	s->cursor_cpu = t->cursor_cpu;
 	s->cursor_col = t->cursor_col;
 	return ret;
@@ -407,7 +407,7 @@ void ns_tui_fresh_start(struct ns_tui *t, int unused)
 	ns_view_zoom_full(v);
 	ns_view_select(v, 0);
 	t->focus = NS_FOCUS_LIST;
-	t->info_skip = 0;
+	t->info_scroll = 0;
 	t->graph_rows = setup && setup->config ? setup->config->graph_rows : 0;
 	ns_tui_layout(t, t->lay.cols, t->lay.rows);
 	if (t->flt) {
@@ -419,7 +419,7 @@ void ns_tui_fresh_start(struct ns_tui *t, int unused)
 		ns_tui_refilter(t);	/* in slices, as any change of filters */
 		sync_search(t);
 	}
-	ns_view_select(v, ns_view_pos_row(v, 0));
+	ns_view_select(v, ns_view_row_at_list_pos(v, 0));
 	ns_tui_cursor_to_selection(t);
 	ns_tui_message(t, "Started fresh: no session applied; quitting saves this one");
 }

@@ -273,7 +273,7 @@ struct ns_tui {
 	int cursor_col;		/* graph cursor: column of time */
 	int cursor_cpu;		/* graph cursor: CPU */
 	int cpu_top;		/* first CPU row shown */
-	int info_skip;		/* columns of Info scrolled off to the left */
+	int info_scroll;		/* columns of Info scrolled off to the left */
 	int info_max;		/* the widest Info on screen, at the last draw */
 	struct ns_tui_layer layers[NS_TUI_MAX_LAYERS];	/* overlays, bottom first */
 	int nr_layers;

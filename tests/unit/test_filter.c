@@ -14,6 +14,7 @@
 #include "nurseshark/filter.h"
 #include "nurseshark/model.h"
 #include "traces.h"
+#include "../../src/trace/trace-int.h"	/* tep_shared: the contract of the threads */
 
 static int have_report;
 
@@ -329,12 +330,12 @@ static void set_contract(void)
 	CHECK(ns_filter_set_cpu_hidden(fs, 9) && !ns_filter_set_cpu_hidden(fs, 8) &&
 	      ns_filter_set_cpu_limit(fs) == 10, "set: hidden CPU rows enumerate up to the limit");
 	snprintf(spec.text, sizeof(spec.text), "gzip");
-	ns_filter_set_set_search(fs, &spec);
+	ns_filter_set_save_search(fs, &spec);
 	CHECK(!ns_filter_set_copy(copy, fs) && ns_filter_set_same_entries(copy, fs) &&
 	      ns_filter_set_nr_task_rows(copy) == 2 && ns_filter_set_cpu_hidden(copy, 9),
 	      "set: a copy has the same entries, task rows and CPU rows");
 	memset(&spec, 0, sizeof(spec));
-	CHECK(!ns_filter_set_search(copy, &spec) && !strcmp(spec.text, "gzip") &&
+	CHECK(!ns_filter_set_saved_search(copy, &spec) && !strcmp(spec.text, "gzip") &&
 	      spec.mode == NS_SEARCH_EXACT, "set: a copy has the last search");
 	ns_filter_set_remove(copy, 0);
 	CHECK(!ns_filter_set_same_entries(copy, fs), "set: removing an entry makes the sets differ");
@@ -399,10 +400,11 @@ static void view_and_graph(const char *path)
 	for (row = 0, k = 0; row < n; row++) {
 		if (!ns_visible_row(vis, row))
 			continue;
-		ok &= ns_visible_rank(vis, row) == k && ns_visible_select(vis, k, n) == row;
+		ok &= ns_visible_shown_before(vis, row) == k &&
+		      ns_visible_nth_shown_row(vis, k, n) == row;
 		k++;
 	}
-	CHECK(ok && k == ns_visible_list_count(vis, n) && ns_visible_select(vis, k, n) == n,
+	CHECK(ok && k == ns_visible_list_count(vis, n) && ns_visible_nth_shown_row(vis, k, n) == n,
 	      "%s: list rank and select over every shown row", base_name(path));
 
 	/* walking the view down visits exactly the shown rows, in order */
@@ -426,8 +428,8 @@ static void view_and_graph(const char *path)
 		row = view.selected;
 		shown++;
 		if (view.selected < view.list_top ||
-		    ns_view_row_pos(&view, view.selected) >=
-		    ns_view_row_pos(&view, view.list_top) + 20)
+		    ns_view_list_pos_of_row(&view, view.selected) >=
+		    ns_view_list_pos_of_row(&view, view.list_top) + 20)
 			bad++;
 	}
 	CHECK(!bad && shown == ns_visible_list_count(vis, n),
@@ -435,7 +437,7 @@ static void view_and_graph(const char *path)
 	      (unsigned long long)shown);
 	ns_view_page(&view, -40);
 	CHECK(ns_visible_row(vis, view.selected) &&
-	      ns_view_row_pos(&view, view.selected) == shown - 41,
+	      ns_view_list_pos_of_row(&view, view.selected) == shown - 41,
 	      "%s: a page up moves 40 shown rows", base_name(path));
 	ns_view_free(&view);
 
@@ -543,6 +545,22 @@ static void parallel_pass(void)
 		SKIP("parallel pass: %s not there", path);
 		return;
 	}
+	/*
+	 * The pass's threads call libtraceevent without the tep lock: only
+	 * after the index filled its lazy tables (fill_tep_tables()), which is
+	 * when the trace gives readers, and it gives none without.
+	 */
+	CHECK(t->tep_shared && ns_trace_can_make_readers(t),
+	      "the index filled libtraceevent's lazy tables before threads share the tep");
+	t->tep_shared = false;
+	{
+		struct ns_trace_reader *r = ns_trace_reader_new(t);
+
+		CHECK(!r && !ns_trace_can_make_readers(t),
+		      "no reader for a thread while libtraceevent's lazy tables are not filled");
+		ns_trace_reader_free(r);
+	}
+	t->tep_shared = true;
 	for (mode = NS_FILTER_SHOW; mode <= NS_FILTER_HIDE; mode++) {
 		struct ns_filter_set *fs = ns_filter_set_alloc();
 		struct ns_visible *vis = NULL;
@@ -575,12 +593,12 @@ static void parallel_pass(void)
 	}
 	{
 		struct ns_filter_set *fs = ns_filter_set_alloc();
-		struct ns_filter_pass *pass = NULL;
+		struct ns_visible_pass *pass = NULL;
 
 		add(fs, NS_FILTER_ADVANCED, NS_FILTER_SHOW, NS_FILTER_BOTH, 0, ".*: common_pid == 1");
-		if (!ns_filter_pass_begin(t, fs, &pass, err, sizeof(err)) && pass) {
-			ns_filter_pass_step(pass, 1);
-			ns_filter_pass_free(pass);	/* with its threads at work */
+		if (!ns_visible_pass_begin(t, fs, &pass, err, sizeof(err)) && pass) {
+			ns_visible_pass_step(pass, 1);
+			ns_visible_pass_free(pass);	/* with its threads at work */
 			PASS("a parallel pass freed while its threads run");
 		} else {
 			FAIL("parallel pass begin: %s", err);

@@ -290,7 +290,7 @@ static char *full_session(void)
 	ns_filter_set_add(s.filters, &e);
 	ns_filter_set_add_task_row(s.filters, 15974);
 	ns_filter_set_hide_cpu(s.filters, 1, 1);
-	ns_filter_set_set_search(s.filters, &spec);
+	ns_filter_set_save_search(s.filters, &spec);
 	text = session_dump(&s);
 	ns_session_free(&s);
 	return text;

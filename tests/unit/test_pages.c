@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The fast page reader (src/trace/pages.c) against libtracecmd: for every
+ * The fast page reader (src/trace/layout.c, src/trace/pages.c) against libtracecmd: for every
  * trace, both read every CPU record by record (libtracecmd through
  * tracecmd_read_cpu_first/read_data) and must agree on each record's count,
  * order (offset), timestamp, CPU, pid, event type, size, lost events and

@@ -274,7 +274,7 @@ static void rules(const char *top)
 	char dir[80], p[400], q[400], err[512];
 	const char *ours = NS_SESSION_MARK " mine\n[view]\n", *mine = "my notes\n";
 	struct ns_save ask = { .flags = 0 }, replace = { .flags = NS_SAVE_REPLACE };
-	struct ns_trace_id trace;
+	struct ns_session_trace_id trace;
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	struct stat st;
 	int ret, fd;
@@ -317,7 +317,7 @@ static void rules(const char *top)
 
 	/* the open trace, by another name: a hard link to it, of our text even */
 	write_file(q, ours);
-	ns_trace_id_get(q, &trace);
+	ns_session_trace_id_get(q, &trace);
 	snprintf(p, sizeof(p), "%s/trace-link.ini", dir);
 	link(q, p);
 	ret = ns_savefile_write(p, "x", 1, &(struct ns_save){ NS_SAVE_REPLACE, &trace, NULL },
@@ -325,7 +325,7 @@ static void rules(const char *top)
 	CHECK(ret == -EPERM && same(q, ours) && strstr(err, "is the trace open"),
 	      "the open trace is never written, whatever its name says (st_dev, st_ino): '%s'",
 	      err);
-	ns_trace_id_free(&trace);
+	ns_session_trace_id_free(&trace);
 
 	/* what is not a regular file */
 	ret = ns_savefile_write("/dev/null", ours, strlen(ours), &replace, err, sizeof(err));

@@ -130,6 +130,35 @@ static int all_matches(struct ns_trace *trace, const struct ns_search *s, struct
 	return ret;
 }
 
+/*
+ * Searches split into two processes after this many rows when at least
+ * split_left are left (0, 0: the library's defaults, 16384 and 2^20);
+ * splits counts the searches that did.
+ */
+static uint64_t split_after, split_left, splits;
+
+/* ns_search_run(), with the split above. */
+static int run(struct ns_trace *trace, const struct ns_visible *vis, const struct ns_search *s,
+	       uint64_t from_row, int backward, uint64_t *row, int *wrapped)
+{
+	struct ns_search_job *job = ns_search_begin(trace, vis, s, from_row, backward);
+	int ret;
+
+	if (!job)
+		return -ENOMEM;
+	if (split_after || split_left)
+		ns_search_job_split_at(job, split_after, split_left);
+	while ((ret = ns_search_step(job, UINT64_MAX)) == 0)
+		;
+	if (ret == 1) {
+		*row = ns_search_found(job, wrapped);
+		ret = 0;
+	}
+	splits += ns_search_job_was_split(job);
+	ns_search_job_free(job);
+	return ret;
+}
+
 /* The rows a search visits from @from, n after n, until it comes back (or VISITS). */
 static int visit(struct ns_trace *trace, const struct ns_visible *vis, const struct ns_search *s,
 		 uint64_t from, int backward, struct rows *out)
@@ -139,7 +168,7 @@ static int visit(struct ns_trace *trace, const struct ns_visible *vis, const str
 
 	out->n = 0;
 	for (;;) {
-		ret = ns_search_run(trace, vis, s, row, backward, &row, &wrapped);
+		ret = run(trace, vis, s, row, backward, &row, &wrapped);
 		if (ret == -ENOENT)
 			return 0;
 		if (ret)
@@ -410,7 +439,9 @@ static void split_cases(const char *path)
 	at[2] = n / 10;
 	from[0] = 0;
 	from[1] = n / 2;
-	ns_search_split_at(64, 256);
+	split_after = 64;
+	split_left = 256;
+	splits = 0;
 	for (a = 0; a < 3; a++) {
 		struct ns_search_spec spec = { .column = NS_SEARCH_INFO, .mode = NS_SEARCH_CONTAINS };
 		struct ns_pos pos;
@@ -441,7 +472,7 @@ static void split_cases(const char *path)
 			}
 			if (expect == UINT64_MAX)
 				expect = dir ? want.r[want.n - 1] : want.r[0];
-			ret = ns_search_run(trace, NULL, s, start, dir, &row, &wrapped);
+			ret = run(trace, NULL, s, start, dir, &row, &wrapped);
 			CHECK(ret == 0 && row == expect,
 			      "%s: split search %s from %llu for row %llu's info finds row %llu (%d, %llu)",
 			      base_name(path), dir ? "backward" : "forward", (unsigned long long)start,
@@ -458,11 +489,13 @@ static void split_cases(const char *path)
 
 		snprintf(spec.text, sizeof(spec.text), "no such text, not anywhere");
 		s = ns_search_compile(&spec, err, sizeof(err));
-		CHECK(s && ns_search_run(trace, NULL, s, 7, 0, &row, &wrapped) == -ENOENT,
+		CHECK(s && run(trace, NULL, s, 7, 0, &row, &wrapped) == -ENOENT,
 		      "%s: a split search that finds nothing says so", base_name(path));
 		ns_search_free(s);
 	}
-	ns_search_split_at(0, 0);
+	CHECK(splits > 0, "%s: searches of small traces split when told to (%llu did)",
+	      base_name(path), (unsigned long long)splits);
+	split_after = split_left = 0;
 	ns_event_text_free(&txt);
 	free(want.r);
 	ns_trace_close(trace);
@@ -484,10 +517,13 @@ int main(void)
 	for (i = 0; i < l.n; i++)
 		check_trace(l.path[i]);
 	split_cases(l.path[0]);
-	/* again, every search that prints split in two processes almost at once */
-	ns_search_split_at(64, 256);
-	PASS("from here on, searches split in two processes after 64 rows");
+	/* again, every search that prints split in two processes at once */
+	split_after = 0;
+	split_left = 256;
+	splits = 0;
 	check_trace(l.path[0]);
-	ns_search_split_at(0, 0);
+	CHECK(splits > 0, "%s again, searches that print split in two processes at once: %llu did",
+	      base_name(l.path[0]), (unsigned long long)splits);
+	split_after = split_left = 0;
 	return check_failures ? 1 : 0;
 }

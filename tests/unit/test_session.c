@@ -55,8 +55,8 @@ static int same_filters(const struct ns_filter_set *a, const struct ns_filter_se
 		bad += ns_filter_set_task_row(a, i) != ns_filter_set_task_row(b, i);
 	for (i = 0; i < 70; i++)
 		bad += ns_filter_set_cpu_hidden(a, i) != ns_filter_set_cpu_hidden(b, i);
-	ha = ns_filter_set_search(a, &sa);
-	hb = ns_filter_set_search(b, &sb);
+	ha = ns_filter_set_saved_search(a, &sa);
+	hb = ns_filter_set_saved_search(b, &sb);
 	if (ha != hb || (!ha && (sa.column != sb.column || sa.mode != sb.mode ||
 				 sa.backward != sb.backward || sa.ignore_case != sb.ignore_case ||
 				 strcmp(sa.text, sb.text)))) {
@@ -132,13 +132,13 @@ static void rich_filters(struct ns_filter_set *fs)
 	spec.backward = 1;
 	spec.ignore_case = 1;
 	memcpy(spec.text, all_bytes, sizeof(spec.text));
-	ns_filter_set_set_search(fs, &spec);
+	ns_filter_set_save_search(fs, &spec);
 }
 
 static void round_trip(struct ns_trace *t, const char *path)
 {
 	struct ns_session s, r;
-	struct ns_trace_id id;
+	struct ns_session_trace_id id;
 	struct ns_view v, w;
 	struct ns_diag d;
 	char *text, *again;
@@ -162,7 +162,7 @@ static void round_trip(struct ns_trace *t, const char *path)
 	ns_session_init(&s);
 	ns_session_init(&r);
 	ns_diag_init(&d);
-	CHECK(!ns_trace_id_get(path, &id) && id.path[0] == '/' && id.size > 0,
+	CHECK(!ns_session_trace_id_get(path, &id) && id.path[0] == '/' && id.size > 0,
 	      "session: the trace's identity (%s, %llu bytes)", id.path,
 	      (unsigned long long)id.size);
 	rich_filters(s.filters);
@@ -215,7 +215,7 @@ static void round_trip(struct ns_trace *t, const char *path)
 	ns_view_free(&w);
 	ns_view_init(&w, t, 120, 20);
 	ns_session_apply(&r, &w, "changed.ini", &d, &applied);
-	CHECK(ns_session_compare_trace(&r, &id) == NS_TRACE_CHANGED, "session: a trace of "
+	CHECK(ns_session_compare_trace(&r, &id) == NS_SESSION_TRACE_CHANGED, "session: a trace of "
 	      "another size compares as changed");
 	CHECK(!w.marker[NS_MARKER_A].set && w.marker[NS_MARKER_B].set &&
 	      !(applied & NS_SESS_WINDOW) && (applied & NS_SESS_SELECTED) && d.nr == 2 &&
@@ -225,12 +225,12 @@ static void round_trip(struct ns_trace *t, const char *path)
 	free(r.trace.path);
 	r.trace.path = strdup("/elsewhere/trace.dat");
 	r.trace.size -= 1;
-	CHECK(ns_session_compare_trace(&r, &id) == NS_TRACE_MOVED, "session: another path "
+	CHECK(ns_session_compare_trace(&r, &id) == NS_SESSION_TRACE_MOVED, "session: another path "
 	      "compares as moved");
 
 	ns_view_free(&w);
 	ns_view_free(&v);
-	ns_trace_id_free(&id);
+	ns_session_trace_id_free(&id);
 	ns_session_free(&s);
 	ns_session_free(&r);
 	ns_diag_free(&d);
@@ -360,13 +360,13 @@ static void search_regex(void)
 	ns_diag_init(&d);
 	ns_session_init(&s);
 	ns_session_parse(&s, "good.ini", good, strlen(good), &d);
-	CHECK(!d.nr && (s.have & NS_SESS_SEARCH) && !ns_filter_set_search(s.filters, &spec) &&
+	CHECK(!d.nr && (s.have & NS_SESS_SEARCH) && !ns_filter_set_saved_search(s.filters, &spec) &&
 	      !strcmp(spec.text, "a[bc]+"), "search: a regex that compiles is restored");
 	ns_session_free(&s);
 	ns_session_init(&s);
 	ns_session_parse(&s, "bad.ini", bad, strlen(bad), &d);
 	CHECK(d.nr == 1 && strstr(d.msg[0], "bad.ini:3: text: the search is not restored: a[bc") &&
-	      !(s.have & NS_SESS_SEARCH) && ns_filter_set_search(s.filters, &spec),
+	      !(s.have & NS_SESS_SEARCH) && ns_filter_set_saved_search(s.filters, &spec),
 	      "search: a regex that does not compile is reported at its text line and not "
 	      "restored (%s)", d.nr ? d.msg[0] : "no message");
 	ns_session_free(&s);

@@ -29,17 +29,17 @@
 
 #include "trace-int.h"
 
-struct ns_trace_filter {
+struct ns_trace_exprs {
 	struct ns_trace *trace;
 	struct tep_handle *tep;		/* the handle the filters were made for */
 	int nr;
-	char *text[NS_TRACE_FILTER_MAX];
-	struct tep_event_filter *filter[NS_TRACE_FILTER_MAX];
+	char *text[NS_TRACE_EXPRS_MAX];
+	struct tep_event_filter *filter[NS_TRACE_EXPRS_MAX];
 };
 
-struct ns_trace_filter *ns_trace_filter_alloc(struct ns_trace *trace)
+struct ns_trace_exprs *ns_trace_exprs_alloc(struct ns_trace *trace)
 {
-	struct ns_trace_filter *f = calloc(1, sizeof(*f));
+	struct ns_trace_exprs *f = calloc(1, sizeof(*f));
 
 	if (f) {
 		f->trace = trace;
@@ -48,7 +48,7 @@ struct ns_trace_filter *ns_trace_filter_alloc(struct ns_trace *trace)
 	return f;
 }
 
-void ns_trace_filter_free(struct ns_trace_filter *f)
+void ns_trace_exprs_free(struct ns_trace_exprs *f)
 {
 	int i;
 
@@ -149,7 +149,7 @@ static int probe(struct tep_handle *tep, const char *text, char *err, size_t err
 		struct tep_event_filter *f;
 
 		/* die of a crash quietly: no handler of the parent's may touch the tty */
-		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		for (i = 0; i < NS_ARRAY_SIZE(fatal); i++)
 			signal(fatal[i], SIG_DFL);
 		close(fds[0]);
 		f = compile(tep, text, msg, sizeof(msg));
@@ -179,13 +179,13 @@ static int probe(struct tep_handle *tep, const char *text, char *err, size_t err
 	return 0;
 }
 
-int ns_trace_filter_add(struct ns_trace_filter *f, const char *text, char *err, size_t err_len)
+int ns_trace_exprs_add(struct ns_trace_exprs *f, const char *text, char *err, size_t err_len)
 {
 	struct tep_event_filter *filter;
 	char *copy;
 
-	if (f->nr >= NS_TRACE_FILTER_MAX) {
-		snprintf(err, err_len, "at most %d filter expressions", NS_TRACE_FILTER_MAX);
+	if (f->nr >= NS_TRACE_EXPRS_MAX) {
+		snprintf(err, err_len, "at most %d filter expressions", NS_TRACE_EXPRS_MAX);
 		return -E2BIG;
 	}
 	if (!text || !*text) {
@@ -208,9 +208,9 @@ int ns_trace_filter_add(struct ns_trace_filter *f, const char *text, char *err, 
 	return f->nr++;
 }
 
-struct ns_trace_filter *ns_trace_filter_clone(const struct ns_trace_filter *f)
+struct ns_trace_exprs *ns_trace_exprs_clone(const struct ns_trace_exprs *f)
 {
-	struct ns_trace_filter *c = ns_trace_filter_alloc(f->trace);
+	struct ns_trace_exprs *c = ns_trace_exprs_alloc(f->trace);
 	char err[256];
 	int i;
 
@@ -220,14 +220,14 @@ struct ns_trace_filter *ns_trace_filter_clone(const struct ns_trace_filter *f)
 		c->text[i] = strdup(f->text[i]);
 		c->nr = i + 1;
 		if (!c->filter[i] || !c->text[i]) {
-			ns_trace_filter_free(c);
+			ns_trace_exprs_free(c);
 			return NULL;
 		}
 	}
 	return c;
 }
 
-int ns_trace_filter_check(struct ns_trace *trace, const char *text, char *err, size_t err_len)
+int ns_trace_exprs_check(struct ns_trace *trace, const char *text, char *err, size_t err_len)
 {
 	struct tep_event_filter *filter;
 
@@ -244,39 +244,39 @@ int ns_trace_filter_check(struct ns_trace *trace, const char *text, char *err, s
 	return 0;
 }
 
-int ns_trace_filter_nr(const struct ns_trace_filter *f)
+int ns_trace_exprs_nr(const struct ns_trace_exprs *f)
 {
 	return f->nr;
 }
 
-int ns_trace_filter_type(const struct ns_trace_filter *f, int i, int type)
+int ns_trace_exprs_type(const struct ns_trace_exprs *f, int i, int type)
 {
 	const struct tep_event_filter *filter;
 	int k;
 
 	if (i < 0 || i >= f->nr)
-		return NS_TRACE_FILTER_NEVER;
+		return NS_TRACE_EXPRS_NEVER;
 	filter = f->filter[i];
 	/* no event at all in it: report counts every record as matching */
 	if (!filter->filters)
-		return NS_TRACE_FILTER_ALWAYS;
+		return NS_TRACE_EXPRS_ALWAYS;
 	for (k = 0; k < filter->filters; k++) {
 		const struct tep_filter_type *ft = &filter->event_filters[k];
 
 		if (ft->event_id != type)
 			continue;
 		if (ft->filter && ft->filter->type == TEP_FILTER_ARG_BOOLEAN)
-			return ft->filter->boolean.value ? NS_TRACE_FILTER_ALWAYS :
-							   NS_TRACE_FILTER_NEVER;
-		return NS_TRACE_FILTER_MAYBE;
+			return ft->filter->boolean.value ? NS_TRACE_EXPRS_ALWAYS :
+							   NS_TRACE_EXPRS_NEVER;
+		return NS_TRACE_EXPRS_MAYBE;
 	}
-	return NS_TRACE_FILTER_NEVER;
+	return NS_TRACE_EXPRS_NEVER;
 }
 
 /* The trace's handle was replaced (recycled): make the filters again. */
-static int recompile(struct ns_trace_filter *f)
+static int recompile(struct ns_trace_exprs *f)
 {
-	struct tep_event_filter *n[NS_TRACE_FILTER_MAX];
+	struct tep_event_filter *n[NS_TRACE_EXPRS_MAX];
 	char err[256];
 	int i;
 
@@ -296,14 +296,14 @@ static int recompile(struct ns_trace_filter *f)
 	return 0;
 }
 
-int ns_trace_filter_match(struct ns_trace_filter *f, int cpu, uint64_t idx, uint64_t want,
-			  uint64_t *match)
+int ns_trace_exprs_match(struct ns_trace_exprs *f, int cpu, uint64_t idx, uint64_t want,
+			 uint64_t *match)
 {
-	return ns_trace_filter_match_r(f, NULL, cpu, idx, want, match);
+	return ns_trace_exprs_match_r(f, NULL, cpu, idx, want, match);
 }
 
-int ns_trace_filter_match_r(struct ns_trace_filter *f, struct ns_trace_reader *r, int cpu,
-			    uint64_t idx, uint64_t want, uint64_t *match)
+int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, int cpu,
+			   uint64_t idx, uint64_t want, uint64_t *match)
 {
 	struct tep_record *rec;
 	int i, ret = 0;
@@ -311,7 +311,7 @@ int ns_trace_filter_match_r(struct ns_trace_filter *f, struct ns_trace_reader *r
 	*match = 0;
 	rec = r ? ns_trace_read_r(r, cpu, idx) : ns_trace_read(f->trace, cpu, idx);
 	if (!rec)
-		return -EIO;
+		return ns_trace_changed(f->trace) ? -ESTALE : -EIO;
 	/* only the screen's reader, alone, sees the handle recycled */
 	if (!r && f->tep != f->trace->tep)
 		ret = recompile(f);

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A trace cut shorter while it is open (recorded over under the same name):
+ * reading its events must give -ESTALE and ns_trace_changed(), never kill
+ * the process (with mmap()ed pages it was SIGBUS, from the list's draw).
+ * Each trace is copied, opened and indexed, then the copy is cut with
+ * ftruncate() and every event is read back, last first, in a child process,
+ * so that a crash is a failed check and not a dead test.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "nurseshark/trace.h"
+#include "traces.h"
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ssize_t n = 0;
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			n = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out))
+		n = -1;
+	return in < 0 || out < 0 || n < 0 ? -1 : 0;
+}
+
+/*
+ * In the child: open @copy (which indexes it: every page is read once), cut
+ * the file to @keep bytes, read every row from the last. A page read before
+ * the cut may still be in a reader's buffer: the first rows read are those
+ * of the last pages, which are gone. Exit codes: 0 some read gave -ESTALE,
+ * every failure was -ESTALE, and ns_trace_changed() says so; 10 + n: which
+ * step went wrong.
+ */
+static int cut_and_read(const char *copy, off_t keep)
+{
+	char err[256] = "";
+	struct ns_trace *t = ns_trace_open(copy, err, sizeof(err));
+	struct ns_event_text txt = { 0 };
+	uint64_t row, n, stale = 0;
+	struct ns_pos pos;
+	int fd, ret;
+
+	if (!t)
+		return 10;
+	n = ns_trace_nr_events(t);
+	if (!n)
+		return 11;
+	if (ns_trace_changed(t))
+		return 12;
+	fd = open(copy, O_WRONLY);
+	if (fd < 0 || ftruncate(fd, keep) || close(fd))
+		return 13;
+	for (row = n; row-- > 0;) {
+		if (ns_trace_rows(t, row, 1, &pos) != 1)
+			return 14;
+		ret = ns_trace_format(t, pos.cpu, pos.idx, &txt);
+		if (ret == -ESTALE)
+			stale++;
+		else if (ret) {
+			printf("  row %llu: %s\n", (unsigned long long)row, strerror(-ret));
+			return 15;
+		}
+	}
+	if (!stale || !ns_trace_changed(t))
+		return 16;
+	/* the index still answers; an export says it failed */
+	if (ns_trace_nr_events(t) != n ||
+	    ns_trace_export(t, fopen("/dev/null", "w"), 0, n) == 0)
+		return 17;
+	ns_event_text_free(&txt);
+	ns_trace_close(t);
+	return 0;
+}
+
+static void one(const char *path, const char *how, off_t keep)
+{
+	char copy[] = "/tmp/ns-test-changed-XXXXXX";
+	int fd = mkstemp(copy), status, ret;
+	pid_t pid;
+
+	if (fd < 0 || close(fd) || copy_file(path, copy)) {
+		FAIL("%s: cannot copy it to %s", base_name(path), copy);
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit((ret = cut_and_read(copy, keep), fflush(stdout), ret));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		FAIL("%s, %s: no child", base_name(path), how);
+	} else if (WIFSIGNALED(status)) {
+		FAIL("%s, %s: killed by signal %d", base_name(path), how, WTERMSIG(status));
+	} else {
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "%s, %s: reads give -ESTALE and the trace says it changed (step %d)",
+		      base_name(path), how, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	unlink(copy);
+}
+
+int main(void)
+{
+	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
+	const char *shared = check_shared();
+	char path[8192];
+	struct stat st;
+
+	/* v6: the pages lie in the file uncompressed, as the kernel wrote them */
+	if (shared) {
+		snprintf(path, sizeof(path), "%s/traces/sched-v6.dat", shared);
+		if (stat(path, &st) == 0) {
+			one(path, "v6 cut by 8 KiB", st.st_size - 8192);
+			one(path, "v6 cut to half", st.st_size / 2);
+		} else {
+			SKIP("sched-v6.dat: not in %s/traces", shared);
+		}
+	} else {
+		SKIP("v6: %s not found", getenv("NS_SHARED") ? getenv("NS_SHARED") : "../shared");
+	}
+	/* v7 zstd: chunks read with pread() */
+	snprintf(path, sizeof(path), "%s/contrib/sample.dat", top);
+	if (stat(path, &st) == 0)
+		one(path, "v7 zstd cut to half", st.st_size / 2);
+	else
+		FAIL("sample.dat: not at %s", path);
+	return check_failures ? 1 : 0;
+}
