@@ -68,7 +68,8 @@ struct ns_sched_task {
 	uint64_t state_ns[NS_NR_TS];	/* time in each state inside the range */
 	uint64_t runs;			/* switch-ins */
 	uint64_t wakeups;		/* sched_wakeup and sched_wakeup_new */
-	uint64_t unseen_runs;		/* times it ran with no switch-in recorded */
+	/* sched_switch events the trace lacks: a run with no switch-in, or no switch-out */
+	uint64_t unseen_switches;
 	uint64_t unknown_ns;		/* in a state across lost events: not counted */
 	struct ns_sched_lat wakeup;	/* report -w's latency */
 	struct ns_sched_lat waking;	/* from sched_waking */
@@ -141,12 +142,18 @@ struct ns_sched_ctx {
 	uint64_t since_ns, until_ns;	/* the state's span (until: UINT64_MAX, open) */
 	/*
 	 * The run this moment belongs to: for RUNNING, the one under way;
-	 * for a runnable state, the one it waits for; for a sleep, the last.
+	 * otherwise the next one (the one it waits for). switch_out: the
+	 * sched_switch that ends it, none when the trace does not say.
 	 */
 	struct ns_sched_ref switch_in, switch_out;
 	/* the wakeup (and waking) that led to switch_in, as report -w pairs them */
 	struct ns_sched_ref wakeup, waking;
 	int waker;			/* the task that ran the wakeup, -1 if none */
+	/*
+	 * The run began with no sched_switch in the trace (lost or not
+	 * recorded): switch_in is then the first event it was seen running.
+	 */
+	int unseen_switch_in;
 	int64_t latency_ns;		/* switch_in - wakeup, -1 if none */
 };
 

@@ -34,6 +34,17 @@ struct ns_sched_event {
 	int32_t next_pid;	/* SWITCH: next_pid; MIGRATE: dest_cpu; else -1 */
 	int32_t prio;		/* SWITCH: next_prio; wakeups, MIGRATE: prio; -1 unknown */
 	int64_t state;		/* SWITCH: prev_state; wakeups: target_cpu; MIGRATE: orig_cpu */
+	int32_t type;		/* the event's type (any kind) */
+};
+
+/* Flags of ns_trace_sched_scan(). */
+enum {
+	/*
+	 * Also call @fn for every other event, with kind NS_SCHED_NONE and
+	 * only ts_ns, idx, cpu, common_pid and type filled in: what a pass
+	 * over all events needs comes with the one read of the pages.
+	 */
+	NS_SCHED_SCAN_ALL = 1 << 0,
 };
 
 /* Does the trace have the event @kind (with the fields read here)? */
@@ -41,6 +52,7 @@ bool ns_trace_sched_has(const struct ns_trace *trace, int kind);
 
 /**
  * ns_trace_sched_scan - the scheduler events among events [@lo, @hi) of @cpu
+ * @flags: NS_SCHED_SCAN_*
  * @fn: called for each, in the CPU's order; a non-zero return stops the scan
  *      and is returned
  *
@@ -51,7 +63,7 @@ bool ns_trace_sched_has(const struct ns_trace *trace, int kind);
  * Returns 0, a non-zero return of @fn, or a negative errno (-EIO: the file
  * does not read back as it was indexed).
  */
-int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi,
+int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi, int flags,
 			int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg);
 
 /* Event (@cpu, @idx) decoded: 0, -ENOENT when it is no scheduler event, or -EIO. */

@@ -23,7 +23,7 @@
 #include "nurseshark/util.h"
 
 #define SCHED_MAX_THREADS 8
-/* a switch-in the trace did not record (see add_implicit()) */
+/* a switch-in the trace did not record (see collect_one()) */
 #define SCHED_IMPLICIT 100
 
 static const char *const state_names[NS_NR_TS] = {
@@ -156,18 +156,16 @@ struct collect {
 
 #define NS_TYPE_SLOTS 65536
 
+/* One CPU's pass: its scheduler events, its type counts, who runs on it. */
 struct collect_cpu {
 	struct collect *c;
 	struct cpu_events *ce;
+	uint64_t *counts;
+	int cur;		/* the task running by the events so far, -1: none yet */
 };
 
-static int collect_one(void *arg, const struct ns_sched_event *ev)
+static int push(struct cpu_events *ce, const struct ns_sched_event *ev)
 {
-	struct collect_cpu *cc = arg;
-	struct cpu_events *ce = cc->ce;
-
-	if (!ns_visible_list_event(cc->c->vis_sched, ev->cpu, ev->idx))
-		return 0;
 	if (NS_GROW(ce->ev, ce->cap, ce->nr + 1))
 		return -ENOMEM;
 	ce->ev[ce->nr++] = *ev;
@@ -175,91 +173,52 @@ static int collect_one(void *arg, const struct ns_sched_event *ev)
 }
 
 /*
- * A task that has an event on a CPU whose sched_switch events say another
- * runs there was switched in without a sched_switch in the trace (lost
- * with dropped events, or never recorded): add a switch-in of our own,
- * kind SCHED_IMPLICIT, before that event, so that the task counts as
- * running from there rather than as still preempted or asleep.
+ * Every event of the CPU, in its order (NS_SCHED_SCAN_ALL). A task that
+ * has an event on a CPU where, by the sched_switch events, another runs,
+ * was switched in without a sched_switch in the trace (lost with dropped
+ * events, or never recorded): a switch-in of our own, kind
+ * SCHED_IMPLICIT, goes before that event, so that the task counts as
+ * running from there rather than as still preempted or asleep. The CPU's
+ * first event says who runs at first.
  */
-static int add_implicit(struct collect *c, int cpu)
+static int collect_one(void *arg, const struct ns_sched_event *ev)
 {
-	struct cpu_events *ce = &c->cpus[cpu];
-	struct ns_sched_event *out = NULL;
-	size_t k = 0, nr = 0, cap = 0;
-	bool copied = false;
-	uint64_t i;
-	int cur = -1;
+	struct collect_cpu *cc = arg;
+	struct collect *c = cc->c;
+	int ret;
 
-	for (k = 0; k < ce->nr && ce->ev[k].kind != NS_SCHED_SWITCH; k++)
-		;
-	if (k == ce->nr)
-		return 0;	/* no sched_switch: nobody to contradict */
-	/* the CPU's first event says who runs (the CPU's run may say otherwise) */
-	for (i = 0, k = 0; i < ce->hi; i++) {
-		struct ns_event e;
-		bool sched = k < ce->nr && ce->ev[k].idx == i;
-
-		if (!sched && !ns_visible_list_event(c->vis_sched, cpu, i))
-			continue;
-		ns_trace_event(c->trace, cpu, i, &e);
-		if (e.pid != cur && e.pid >= 0) {
-			if (NS_GROW(out, cap, (out ? nr : k) + ce->nr - k + 1)) {
-				free(out);
-				return -ENOMEM;
-			}
-			if (!copied) {	/* the first: what came before it, as it was */
-				memcpy(out, ce->ev, k * sizeof(*out));
-				nr = k;
-				copied = true;
-			}
-			out[nr++] = (struct ns_sched_event){
-				.ts_ns = e.ts_ns, .idx = i, .cpu = cpu, .kind = SCHED_IMPLICIT,
-				.common_pid = e.pid, .pid = e.pid, .next_pid = e.pid, .prio = -1,
-				.state = -1,
-			};
-			cur = e.pid;
-		}
-		if (!sched)
-			continue;
-		if (ce->ev[k].kind == NS_SCHED_SWITCH)
-			cur = ce->ev[k].next_pid;
-		if (out) {
-			if (NS_GROW(out, cap, nr + ce->nr - k + 1)) {
-				free(out);
-				return -ENOMEM;
-			}
-			out[nr++] = ce->ev[k];
-		}
-		k++;
-	}
-	if (!out)
+	if (c->count_types && ev->idx >= cc->ce->lo && ev->type >= 0 &&
+	    ev->type < NS_TYPE_SLOTS && ns_visible_list_event(c->vis_list, ev->cpu, ev->idx))
+		cc->counts[ev->type]++;
+	if (!ns_visible_list_event(c->vis_sched, ev->cpu, ev->idx))
 		return 0;
-	free(ce->ev);
-	ce->ev = out;
-	ce->nr = nr;
-	ce->cap = cap;
-	return 0;
+	if (ev->common_pid != cc->cur && ev->common_pid >= 0) {
+		struct ns_sched_event imp = *ev;
+
+		imp.kind = SCHED_IMPLICIT;
+		imp.pid = imp.next_pid = ev->common_pid;
+		imp.prio = -1;
+		imp.state = -1;
+		ret = push(cc->ce, &imp);
+		if (ret)
+			return ret;
+		cc->cur = ev->common_pid;
+	}
+	if (ev->kind == NS_SCHED_NONE)
+		return 0;
+	if (ev->kind == NS_SCHED_SWITCH)
+		cc->cur = ev->next_pid;
+	return push(cc->ce, ev);
 }
 
 static int collect_cpu(struct collect *c, int cpu, uint64_t *counts)
 {
 	struct cpu_events *ce = &c->cpus[cpu];
-	struct collect_cpu cc = { c, ce };
-	uint64_t i;
-	int ret;
+	struct collect_cpu cc = { c, ce, counts, -1 };
 
 	if (!ce->kept)
 		return 0;
-	if (c->count_types)
-		for (i = ce->lo; i < ce->hi; i++) {
-			int type = ns_trace_ev_type(c->trace, cpu, i);
-
-			if (type >= 0 && type < NS_TYPE_SLOTS &&
-			    ns_visible_list_event(c->vis_list, cpu, i))
-				counts[type]++;
-		}
-	ret = ns_trace_sched_scan(c->trace, cpu, 0, ce->hi, collect_one, &cc);
-	return ret ? ret : add_implicit(c, cpu);
+	return ns_trace_sched_scan(c->trace, cpu, 0, ce->hi, NS_SCHED_SCAN_ALL, collect_one, &cc);
 }
 
 struct collect_thread {
@@ -305,7 +264,9 @@ static int collect_all(struct collect *c)
 	}
 	for (i = 0; i < n; i++) {
 		th[i].c = c;
-		th[i].counts = i ? calloc(NS_TYPE_SLOTS, sizeof(uint64_t)) : c->type_counts;
+		th[i].counts = c->type_counts;
+		if (i && c->count_types)
+			th[i].counts = calloc(NS_TYPE_SLOTS, sizeof(uint64_t));
 		if (!th[i].counts) {
 			n = i;
 			break;
@@ -320,7 +281,7 @@ static int collect_all(struct collect *c)
 	collect_main(&th[0]);
 	for (i = 1; i <= started; i++)
 		pthread_join(th[i].th, NULL);
-	for (i = 1; i < n; i++) {
+	for (i = 1; i < n && c->count_types; i++) {
 		int t;
 
 		for (t = 0; t < NS_TYPE_SLOTS; t++)
@@ -339,6 +300,8 @@ struct seg {
 	int32_t lat;		/* RUNNING: its wakeup in the task's lats, -1 none */
 	int16_t cpu;		/* RUNNING: the CPU */
 	uint8_t state;
+	uint8_t switch_out;	/* began with the task's sched_switch out */
+	uint8_t implicit;	/* a run no sched_switch began (see collect_one()) */
 };
 
 struct lat {
@@ -473,28 +436,31 @@ static bool gap_before(size_t i, const void *arg)
 	return k->g[i].hi <= k->a;
 }
 
-/* Were events lost somewhere between @a and @b? */
-static bool spans_gap(const struct machine *m, uint64_t a, uint64_t b)
+/* Where events were first lost between @a and @b (@b: none; @a: already before). */
+static uint64_t gap_after(const struct machine *m, uint64_t a, uint64_t b)
 {
 	struct { const struct gap *g; uint64_t a; } key = { m->gaps, a };
 	size_t j;
 
 	if (!m->nr_gaps)
-		return false;
+		return b;
 	j = ns_lower_bound(m->nr_gaps, gap_before, &key);
-	return j < m->nr_gaps && m->min_lo[j] < b;
+	if (j == m->nr_gaps || m->min_lo[j] >= b)
+		return b;
+	return m->min_lo[j] > a ? m->min_lo[j] : a;
 }
 
 /* The time in a state until @ts: none when events were lost meanwhile (not known). */
 static void accrue(struct machine *m, struct task *t, uint64_t ts)
 {
+	uint64_t cut;
+
 	if (t->state == NS_TS_RUNNING || t->state == NS_TS_UNKNOWN || t->state == NS_TS_DEAD)
 		return;
-	if (spans_gap(m, t->since, ts)) {
-		t->st.unknown_ns += clip(m, t->since, ts);
-		return;
-	}
-	t->st.state_ns[t->state] += clip(m, t->since, ts);
+	/* known until events were lost, not known from there on */
+	cut = gap_after(m, t->since, ts);
+	t->st.state_ns[t->state] += clip(m, t->since, cut);
+	t->st.unknown_ns += clip(m, cut, ts);
 }
 
 static int gap_cmp(const void *a, const void *b)
@@ -546,6 +512,9 @@ static int enter(struct machine *m, struct task *t, int state, uint64_t ts,
 	t->segs[t->nr_segs++] = (struct seg){
 		.start_ns = ts, .ev_idx = ev->idx, .ev_cpu = ev->cpu, .lat = lat,
 		.cpu = (int16_t)cpu, .state = (uint8_t)state,
+		.switch_out = ev->kind == NS_SCHED_SWITCH && ev->pid == t->st.pid &&
+			      state != NS_TS_RUNNING,
+		.implicit = ev->kind == SCHED_IMPLICIT,
 	};
 	return 0;
 }
@@ -583,7 +552,7 @@ static int on_switch(struct machine *m, const struct ns_sched_event *ev)
 		 */
 		if (t->state != NS_TS_RUNNING && t->state != NS_TS_UNKNOWN) {
 			if (in_range(m, ev->ts_ns))
-				t->st.unseen_runs++;
+				t->st.unseen_switches++;
 			t->state = NS_TS_UNKNOWN;
 		}
 		ret = enter(m, t, ns_task_state_of_prev(ev->state), ev->ts_ns, ev, -1, -1);
@@ -620,10 +589,13 @@ static int on_switch(struct machine *m, const struct ns_sched_event *ev)
 	t->wk.cpu = -1;
 	t->waking.cpu = -1;
 	t->waker = -1;
+	/* switched in while running: its switch-out was not recorded */
+	if (t->state == NS_TS_RUNNING && in_range(m, ev->ts_ns))
+		t->st.unseen_switches++;
 	return enter(m, t, NS_TS_RUNNING, ev->ts_ns, ev, cpu, lat);
 }
 
-/* A task runs on a CPU that no sched_switch switched it in on (add_implicit()). */
+/* A task runs on a CPU that no sched_switch switched it in on (collect_one()). */
 static int on_implicit(struct machine *m, const struct ns_sched_event *ev)
 {
 	struct task *t;
@@ -636,7 +608,7 @@ static int on_implicit(struct machine *m, const struct ns_sched_event *ev)
 	if (t->state == NS_TS_RUNNING)
 		return 0;
 	if (in_range(m, ev->ts_ns) && t->state != NS_TS_UNKNOWN)
-		t->st.unseen_runs++;
+		t->st.unseen_switches++;
 	return enter(m, t, NS_TS_RUNNING, ev->ts_ns, ev, ev->cpu, -1);
 }
 
@@ -1101,7 +1073,8 @@ int ns_sched_state_at(const struct ns_sched *s, int pid, uint64_t ts_ns, struct 
 		const struct seg *r = &t->segs[run];
 
 		ctx->switch_in = seg_ref(r);
-		if (run + 1 < t->nr_segs)
+		ctx->unseen_switch_in = r->implicit;
+		if (run + 1 < t->nr_segs && t->segs[run + 1].switch_out)
 			ctx->switch_out = seg_ref(&t->segs[run + 1]);
 		if (r->lat >= 0) {
 			const struct lat *l = &t->lats[r->lat];

@@ -149,7 +149,7 @@ static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
 }
 
 static int scan_pages(struct ns_trace *trace, const struct sched_layout *l, int cpu,
-		      uint64_t lo, uint64_t hi,
+		      uint64_t lo, uint64_t hi, int flags,
 		      int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
 {
 	const struct ns_cpu *c = &trace->cpus[cpu];
@@ -176,7 +176,7 @@ static int scan_pages(struct ns_trace *trace, const struct sched_layout *l, int 
 		if (idx < lo)
 			continue;
 		k = kind_of(l, r.type);
-		if (k == NS_SCHED_NONE)
+		if (k == NS_SCHED_NONE && !(flags & NS_SCHED_SCAN_ALL))
 			continue;
 		/* the index and the file must agree */
 		if (r.ts_ns != ns_ev_ts(&c->ev, idx)) {
@@ -187,8 +187,14 @@ static int scan_pages(struct ns_trace *trace, const struct sched_layout *l, int 
 		ev.idx = idx;
 		ev.cpu = cpu;
 		ev.common_pid = r.pid;
-		if (decode(l, k, r.data, r.size, &ev))
-			continue;
+		ev.type = r.type;
+		if (k == NS_SCHED_NONE)
+			ev.kind = NS_SCHED_NONE;
+		else if (decode(l, k, r.data, r.size, &ev)) {
+			if (!(flags & NS_SCHED_SCAN_ALL))
+				continue;
+			ev.kind = NS_SCHED_NONE;	/* a wakeup that was none */
+		}
 		ret = fn(arg, &ev);
 		if (ret)
 			break;
@@ -206,22 +212,26 @@ static int read_one(struct ns_trace *trace, const struct sched_layout *l, int cp
 	int k, ret;
 
 	ns_ev_get(&trace->cpus[cpu].ev, idx, &e);
+	ev->ts_ns = e.ts_ns;
+	ev->idx = idx;
+	ev->cpu = cpu;
+	ev->common_pid = e.pid;
+	ev->type = e.type;
+	ev->kind = NS_SCHED_NONE;
 	k = kind_of(l, e.type);
 	if (k == NS_SCHED_NONE)
 		return 1;
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
 		return -EIO;
-	ev->ts_ns = e.ts_ns;
-	ev->idx = idx;
-	ev->cpu = cpu;
-	ev->common_pid = e.pid;
 	ret = decode(l, k, rec->data, (uint32_t)rec->size, ev);
 	ns_trace_read_done(trace, rec);
+	if (ret)
+		ev->kind = NS_SCHED_NONE;
 	return ret;
 }
 
-int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi,
+int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi, int flags,
 			int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
 {
 	struct sched_layout l;
@@ -235,16 +245,17 @@ int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t h
 	layout_find(trace, &l);
 	for (k = NS_SCHED_SWITCH; k <= NS_SCHED_MIGRATE; k++)
 		any |= l.id[k] >= 0;
-	if (!any)
+	if (!any && !(flags & NS_SCHED_SCAN_ALL))
 		return 0;
 	if (trace->pages)
-		return scan_pages(trace, &l, cpu, lo, hi, fn, arg);
+		return scan_pages(trace, &l, cpu, lo, hi, flags, fn, arg);
 	for (idx = lo; idx < hi && !ret; idx++) {
 		struct ns_sched_event ev;
 
+		/* the index has what other events need: only sched events are read */
 		ret = read_one(trace, &l, cpu, idx, &ev);
 		if (ret == 1)
-			ret = 0;
+			ret = (flags & NS_SCHED_SCAN_ALL) ? fn(arg, &ev) : 0;
 		else if (!ret)
 			ret = fn(arg, &ev);
 	}

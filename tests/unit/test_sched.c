@@ -457,7 +457,7 @@ static void check_profile(struct ns_trace *t, const char *path, const char *name
 		 * there for us; for profile it stays preempted or asleep until
 		 * its next recorded switch-in or wakeup.
 		 */
-		if (k->unseen_runs) {
+		if (k->unseen_switches) {
 			unseen++;
 			continue;
 		}
@@ -520,6 +520,142 @@ out:
 	ns_sched_stats_free(st);
 	free(prof);
 	free(out);
+}
+
+/* ---- ranges: what [a, b) and [b, c) count adds up to [a, c) ------------- */
+
+static void check_additive(struct ns_trace *t, const char *name)
+{
+	struct ns_sched_stats *st[3] = { NULL, NULL, NULL };
+	uint64_t a = ns_trace_first_ns(t), c = ns_trace_last_ns(t) + 1;
+	uint64_t b = a + (c - a) / 2 + 13;	/* inside some run, most likely */
+	uint64_t r[3][3] = { { a, b }, { b, c }, { a, c } };
+	char err[256];
+	int i, bad = 0, cpu;
+	size_t k;
+
+	for (i = 0; i < 3; i++)
+		if (ns_sched_stats_build(t, NULL, r[i][0], r[i][1], &st[i], err, sizeof(err))) {
+			FAIL("stats of a range: %s: %s", name, err);
+			goto out;
+		}
+	for (k = 0; k < st[2]->nr_tasks; k++) {
+		const struct ns_sched_task *w = &st[2]->tasks[k];
+		const struct ns_sched_task *x = ns_sched_stats_task(st[0], w->pid);
+		const struct ns_sched_task *y = ns_sched_stats_task(st[1], w->pid);
+		struct ns_sched_task z = { 0 };
+		int s;
+
+		x = x ? x : &z;
+		y = y ? y : &z;
+		for (s = 0; s < NS_NR_TS; s++)
+			bad += x->state_ns[s] + y->state_ns[s] != w->state_ns[s];
+		bad += x->runs + y->runs != w->runs;
+		bad += x->wakeups + y->wakeups != w->wakeups;
+		bad += x->wakeup.n + y->wakeup.n != w->wakeup.n;
+		bad += x->wakeup.sum_ns + y->wakeup.sum_ns != w->wakeup.sum_ns;
+		if (bad && bad < 3)
+			printf("  pid %d: halves and whole differ\n", w->pid);
+	}
+	for (cpu = 0; cpu < st[2]->nr_cpus; cpu++)
+		bad += st[0]->cpus[cpu].busy_ns + st[1]->cpus[cpu].busy_ns !=
+			st[2]->cpus[cpu].busy_ns ||
+			st[0]->cpus[cpu].switches + st[1]->cpus[cpu].switches !=
+			st[2]->cpus[cpu].switches ||
+			st[0]->cpus[cpu].events + st[1]->cpus[cpu].events != st[2]->cpus[cpu].events;
+	CHECK(!bad && st[2]->nr_tasks, "states, runs, wakeups, latencies and CPUs of two halves add "
+	      "up to the whole (%zu tasks): %s", st[2]->nr_tasks, name);
+out:
+	for (i = 0; i < 3; i++)
+		ns_sched_stats_free(st[i]);
+}
+
+/* ---- timelines: the task state at a time, and the jumps ------------------ */
+
+/*
+ * Each task's worst wakeup, found again through the timeline and the
+ * events it points to (read back from the file): the switch-in is a
+ * sched_switch to the task at wakeup_max_ts, the wakeup a sched_wakeup(_new)
+ * of the task latency earlier, the waker that event's task, and just
+ * before the switch-in the task was runnable.
+ */
+static void check_timeline(struct ns_trace *t, const char *name)
+{
+	struct ns_sched_stats *st = NULL;
+	struct ns_sched *s;
+	char err[256];
+	int bad = 0, seen = 0, ctx_ok = 0;
+	size_t i;
+
+	s = ns_sched_build(t, NULL, err, sizeof(err));
+	if (!s || ns_sched_stats_build(t, NULL, 0, UINT64_MAX, &st, err, sizeof(err))) {
+		FAIL("timeline: %s: %s", name, err);
+		goto out;
+	}
+	for (i = 0; i < st->nr_tasks; i++) {
+		const struct ns_sched_task *k = &st->tasks[i];
+		struct ns_sched_event sw, wk;
+		struct ns_sched_ctx ctx, before, ectx;
+		int pid;
+
+		if (!k->wakeup.n || k->pid <= 0)
+			continue;
+		seen++;
+		if (ns_sched_state_at(s, k->pid, k->wakeup.max_ts, &ctx) ||
+		    ctx.state != NS_TS_RUNNING || ctx.latency_ns != (int64_t)k->wakeup.max_ns ||
+		    ctx.switch_in.ts_ns != k->wakeup.max_ts || ctx.wakeup.cpu < 0 ||
+		    ctx.wakeup.ts_ns != k->wakeup.max_ts - k->wakeup.max_ns) {
+			if (bad++ < 3)
+				printf("  pid %d: state %s latency %lld at %" PRIu64 "\n", k->pid,
+				       ns_task_state_name(ctx.state), (long long)ctx.latency_ns,
+				       k->wakeup.max_ts);
+			continue;
+		}
+		if (ns_trace_sched_read(t, ctx.switch_in.cpu, ctx.switch_in.idx, &sw) ||
+		    sw.kind != NS_SCHED_SWITCH || sw.next_pid != k->pid ||
+		    sw.ts_ns != k->wakeup.max_ts ||
+		    ns_trace_sched_read(t, ctx.wakeup.cpu, ctx.wakeup.idx, &wk) ||
+		    (wk.kind != NS_SCHED_WAKEUP && wk.kind != NS_SCHED_WAKEUP_NEW) ||
+		    wk.pid != k->pid || wk.common_pid != ctx.waker) {
+			if (bad++ < 3)
+				printf("  pid %d: the events the context points to do not fit\n",
+				       k->pid);
+			continue;
+		}
+		if (ctx.switch_out.cpu >= 0) {
+			struct ns_sched_event so;
+
+			if (ns_trace_sched_read(t, ctx.switch_out.cpu, ctx.switch_out.idx, &so) ||
+			    so.kind != NS_SCHED_SWITCH || so.pid != k->pid ||
+			    so.ts_ns < sw.ts_ns) {
+				if (bad++ < 3)
+					printf("  pid %d: the switch-out is not its\n", k->pid);
+				continue;
+			}
+		}
+		/* a nanosecond before the switch-in it waited to run (where nothing was lost) */
+		if (k->wakeup.max_ns && !k->unseen_switches && !k->unknown_ns && (ns_sched_state_at(s, k->pid, k->wakeup.max_ts - 1, &before) ||
+		    (before.state != NS_TS_WAKING && before.state != NS_TS_PREEMPTED &&
+		     before.state != NS_TS_RUNNING) || before.switch_in.idx != ctx.switch_in.idx)) {
+			if (bad++ < 3)
+				printf("  pid %d: before its switch-in: %s\n", k->pid,
+				       ns_task_state_name(before.state));
+			continue;
+		}
+		/* the same from the switch-in event */
+		if (!ns_sched_event_ctx(t, s, ctx.switch_in.cpu, ctx.switch_in.idx, &pid, &ectx) &&
+		    pid == k->pid && ectx.latency_ns == ctx.latency_ns && ectx.waker == ctx.waker)
+			ctx_ok++;
+		else if (bad++ < 3)
+			printf("  pid %d: the switch-in's context differs\n", k->pid);
+	}
+	CHECK(!bad && seen > 0 && ctx_ok == seen,
+	      "timeline: each task's worst wakeup found again at wakeup_max_ts, with its "
+	      "switch-in, wakeup, waker and switch-out read back from the file (%d tasks): %s",
+	      seen, name);
+out:
+	ns_sched_stats_free(st);
+	ns_sched_free(s);
 }
 
 /* ---- the list of traces --------------------------------------------------- */
@@ -595,6 +731,8 @@ int main(void)
 		check_drops(t, &o, name);
 		check_report_w(t, l.path[i], name);
 		check_profile(t, l.path[i], name);
+		check_additive(t, name);
+		check_timeline(t, name);
 		oracle_free(&o);
 		ns_trace_close(t);
 	}
