@@ -22,6 +22,12 @@
  *   (TASK_IDLE, 0x80): idle-sleeping, until a wakeup; D: blocked, until a
  *   wakeup; R or R+ (no state bit): preempted, runnable until it runs again;
  *   from a wakeup while not running or runnable: runnable until it runs.
+ * - Missing events: a task with an event on a CPU where, by the
+ *   sched_switch events, another runs, runs from that event (its switch-in
+ *   was lost or not recorded; its CPU time still comes from sched_switch
+ *   alone). A state counts until events were lost on any CPU, and not
+ *   from there on (unknown_ns); nor does one that ends with a switch-out
+ *   of a task not running.
  * - A range cuts intervals: only the part inside [t0, t1) counts. Counts
  *   (runs, wakeups, switches, latencies) count events inside [t0, t1); a
  *   latency counts where its switch-in lies and counts whole.

@@ -47,6 +47,14 @@ enum {
 	NS_SCHED_SCAN_ALL = 1 << 0,
 };
 
+/*
+ * ns_trace_open() that also keeps each scheduler event's fields as it
+ * indexes (about 48 bytes per scheduler event, on top of the index), so
+ * that ns_trace_sched_scan() need not read the file again: for one pass
+ * over the whole trace, as --summary makes.
+ */
+struct ns_trace *ns_trace_open_sched(const char *path, char *err, size_t err_len);
+
 /* Does the trace have the event @kind (with the fields read here)? */
 bool ns_trace_sched_has(const struct ns_trace *trace, int kind);
 

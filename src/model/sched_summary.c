@@ -16,6 +16,7 @@
 #include "nurseshark/filter.h"
 #include "nurseshark/model.h"
 #include "nurseshark/model_sched.h"
+#include "nurseshark/trace_sched.h"
 
 /* Seconds as the list prints them, or with nanoseconds. */
 static const char *fmt_s(char *buf, size_t len, uint64_t ns, int ns_digits)
@@ -197,7 +198,8 @@ static int summary_run(const char *file, const struct ns_filter_args *fargs, con
 		fprintf(stderr, "nurseshark: --range %s\n", err);
 		return 2;
 	}
-	trace = ns_trace_open(file, err, sizeof(err));
+	/* the sched events kept as the file is indexed: it is read once */
+	trace = ns_trace_open_sched(file, err, sizeof(err));
 	if (!trace) {
 		fprintf(stderr, "nurseshark: %s: %s\n", file, err);
 		return 1;

@@ -8,6 +8,7 @@
  * are read through libtracecmd, one event at a time.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pages.h"
@@ -231,6 +232,127 @@ static int read_one(struct ns_trace *trace, const struct sched_layout *l, int cp
 	return ret;
 }
 
+/* ---- kept while indexing (ns_trace_open_sched()) -------------------------- */
+
+struct capture_cpu {
+	struct ns_sched_event *ev;
+	size_t nr, cap;
+};
+
+struct ns_sched_capture {
+	struct sched_layout l;
+	struct capture_cpu *cpus;
+};
+
+struct ns_sched_capture *ns_sched_capture_new(struct ns_trace *trace)
+{
+	struct ns_sched_capture *cap = calloc(1, sizeof(*cap));
+
+	if (!cap)
+		return NULL;
+	cap->cpus = calloc(trace->nr_cpus ? trace->nr_cpus : 1, sizeof(*cap->cpus));
+	if (!cap->cpus) {
+		free(cap);
+		return NULL;
+	}
+	layout_find(trace, &cap->l);
+	return cap;
+}
+
+void ns_sched_capture_free(struct ns_sched_capture *cap, int nr_cpus)
+{
+	int cpu;
+
+	if (!cap)
+		return;
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		free(cap->cpus[cpu].ev);
+	free(cap->cpus);
+	free(cap);
+}
+
+/* Called by the thread that indexes @cpu, for each record once it is indexed. */
+int ns_sched_capture_one(struct ns_trace *trace, int cpu, uint64_t idx, int type,
+			 struct tep_record *rec)
+{
+	struct ns_sched_capture *cap = trace->capture;
+	struct capture_cpu *cc = &cap->cpus[cpu];
+	struct ns_sched_event ev;
+	struct ns_event e;
+	int k = kind_of(&cap->l, type);
+
+	if (k == NS_SCHED_NONE || decode(&cap->l, k, rec->data, (uint32_t)rec->size, &ev))
+		return 0;
+	ns_ev_get(&trace->cpus[cpu].ev, idx, &e);
+	ev.ts_ns = e.ts_ns;
+	ev.idx = idx;
+	ev.cpu = cpu;
+	ev.common_pid = e.pid;
+	ev.type = e.type;
+	if (cc->nr == cc->cap) {
+		size_t n = cc->cap ? cc->cap * 2 : 1024;
+		struct ns_sched_event *nv = realloc(cc->ev, n * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		cc->ev = nv;
+		cc->cap = n;
+	}
+	cc->ev[cc->nr++] = ev;
+	return 0;
+}
+
+struct ns_trace *ns_trace_open_sched(const char *path, char *err, size_t err_len)
+{
+	return ns_trace_open_capture(path, true, err, err_len);
+}
+
+/* The scan from what indexing kept: the file is not read again. */
+static int scan_captured(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi, int flags,
+			 int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
+{
+	const struct capture_cpu *cc = &trace->capture->cpus[cpu];
+	const struct ns_events *evs = &trace->cpus[cpu].ev;
+	size_t a = 0, b = cc->nr, k;
+	uint64_t idx;
+	int ret = 0;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (cc->ev[mid].idx < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	k = a;
+	if (!(flags & NS_SCHED_SCAN_ALL)) {
+		for (; k < cc->nr && cc->ev[k].idx < hi && !ret; k++)
+			ret = fn(arg, &cc->ev[k]);
+		return ret;
+	}
+	for (idx = lo; idx < hi && !ret; idx++) {
+		struct ns_sched_event ev;
+		struct ns_event e;
+
+		if (k < cc->nr && cc->ev[k].idx == idx) {
+			ret = fn(arg, &cc->ev[k++]);
+			continue;
+		}
+		ns_ev_get(evs, idx, &e);
+		ev.ts_ns = e.ts_ns;
+		ev.idx = idx;
+		ev.cpu = cpu;
+		ev.kind = NS_SCHED_NONE;
+		ev.common_pid = e.pid;
+		ev.type = e.type;
+		ev.pid = ev.next_pid = ev.prio = -1;
+		ev.state = -1;
+		ret = fn(arg, &ev);
+	}
+	return ret;
+}
+
 int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi, int flags,
 			int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
 {
@@ -247,6 +369,8 @@ int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t h
 		any |= l.id[k] >= 0;
 	if (!any && !(flags & NS_SCHED_SCAN_ALL))
 		return 0;
+	if (trace->capture)
+		return scan_captured(trace, cpu, lo, hi, flags, fn, arg);
 	if (trace->pages)
 		return scan_pages(trace, &l, cpu, lo, hi, flags, fn, arg);
 	for (idx = lo; idx < hi && !ret; idx++) {

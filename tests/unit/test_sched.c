@@ -658,6 +658,179 @@ out:
 	ns_sched_free(s);
 }
 
+/* ---- the same from the events kept while indexing (--summary) ----------- */
+
+static void check_capture(struct ns_trace *t, const char *path, const char *name)
+{
+	struct ns_sched_stats *a = NULL, *b = NULL;
+	uint64_t t0 = ns_trace_first_ns(t) + (ns_trace_last_ns(t) - ns_trace_first_ns(t)) / 4;
+	char err[256];
+	struct ns_trace *c = ns_trace_open_sched(path, err, sizeof(err));
+	int same;
+
+	if (!c || ns_sched_stats_build(t, NULL, t0, UINT64_MAX, &a, err, sizeof(err)) ||
+	    ns_sched_stats_build(c, NULL, t0, UINT64_MAX, &b, err, sizeof(err))) {
+		FAIL("stats from the events kept while indexing: %s", name);
+		goto out;
+	}
+	same = a->nr_tasks == b->nr_tasks && a->nr_cpus == b->nr_cpus &&
+	       a->nr_types == b->nr_types &&
+	       !memcmp(a->tasks, b->tasks, a->nr_tasks * sizeof(*a->tasks)) &&
+	       !memcmp(a->cpus, b->cpus, a->nr_cpus * sizeof(*a->cpus)) &&
+	       !memcmp(a->types, b->types, a->nr_types * sizeof(*a->types)) &&
+	       !memcmp(a->wakeup, b->wakeup, sizeof(a->wakeup));
+	CHECK(same, "the sched events kept while indexing give the statistics read back "
+	      "from the file (%zu tasks): %s", a->nr_tasks, name);
+out:
+	ns_sched_stats_free(a);
+	ns_sched_stats_free(b);
+	ns_trace_close(c);
+}
+
+/* ---- the differences from report --profile, shown on known events -------- */
+
+/* report -t -R's line: its CPU, timestamp (ns) and common pid; 0, or -1 for another line */
+static int text_line(const char *line, int *cpu, uint64_t *ts, int *pid)
+{
+	const char *br = strstr(line, " [");
+	const char *dash;
+	char *end;
+
+	if (!br || !strstr(br, ": "))
+		return -1;
+	for (dash = br; dash > line && *dash != '-'; dash--)
+		;
+	*pid = atoi(dash + 1);
+	*cpu = (int)strtol(br + 2, &end, 10);
+	if (*end != ']')
+		return -1;
+	*ts = strtoull(end + 1, &end, 10) * 1000000000ull;
+	if (*end != '.')
+		return -1;
+	*ts += strtoull(end + 1, NULL, 10);
+	return 0;
+}
+
+static uint64_t profile_total(const char *path, int pid, const char *event)
+{
+	char *out = slurp_cmd("trace-cmd report --profile -i '%s' 2>/dev/null", path), *p;
+	char want[64];
+	uint64_t total = UINT64_MAX;
+
+	snprintf(want, sizeof(want), "-%d\n", pid);
+	p = out ? strstr(out, want) : NULL;
+	if (p) {
+		char *next = strstr(p + 1, "\ntask: "), *e = strstr(p, event);
+
+		if (e && (!next || e < next) && strstr(e, "Total: "))
+			total = strtoull(strstr(e, "Total: ") + 7, NULL, 10);
+	}
+	free(out);
+	return total;
+}
+
+/*
+ * sched-v6.dat, pid 18385: switched out R+ on CPU 0, it runs on CPU 1 with
+ * no sched_switch recorded there. It is preempted until its first event on
+ * CPU 1 for us; profile's sched_switch:W lasts until its next recorded
+ * switch-in, across the sleep in between.
+ */
+static void check_unseen_switch_in(const char *path)
+{
+	char *out = slurp_cmd("trace-cmd report -t -R -i '%s' 2>/dev/null", path), *line, *nl;
+	uint64_t out_ts = 0, seen_ts = 0, in_ts = 0, ts, w;
+	struct ns_sched_stats *st = NULL;
+	const struct ns_sched_task *k;
+	struct ns_trace *t = NULL;
+	int cpu, pid, out_cpu = -1;
+	char err[256];
+
+	for (line = out; line && *line && !in_ts; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (text_line(line, &cpu, &ts, &pid))
+			continue;
+		if (!out_ts && strstr(line, " prev_pid=18385 ") && strstr(line, "prev_state=256 ")) {
+			out_ts = ts;
+			out_cpu = cpu;
+		} else if (out_ts && !seen_ts && pid == 18385 && cpu != out_cpu) {
+			seen_ts = ts;
+		} else if (out_ts && strstr(line, " next_pid=18385 ")) {
+			in_ts = ts;
+		}
+	}
+	w = profile_total(path, 18385, "sched_switch:W ");
+	t = ns_trace_open(path, err, sizeof(err));
+	if (!out_ts || !seen_ts || !in_ts || !t ||
+	    ns_sched_stats_build(t, NULL, 0, UINT64_MAX, &st, err, sizeof(err)) ||
+	    !(k = ns_sched_stats_task(st, 18385))) {
+		FAIL("sched-v6.dat: pid 18385's events in report's text, and our stats");
+		goto out;
+	}
+	CHECK(k->unseen_switches >= 1 && k->state_ns[NS_TS_PREEMPTED] == seen_ts - out_ts,
+	      "a run with no switch-in: pid 18385 is preempted from its switch-out (%.6f) to "
+	      "its first event on another CPU (%.6f), %" PRIu64 " ns", out_ts / 1e9, seen_ts / 1e9,
+	      k->state_ns[NS_TS_PREEMPTED]);
+	CHECK(w == in_ts - out_ts && w != k->state_ns[NS_TS_PREEMPTED],
+	      "... where report --profile's sched_switch:W (%" PRIu64 ") lasts to its next "
+	      "recorded switch-in (%.6f)", w, in_ts / 1e9);
+out:
+	ns_sched_stats_free(st);
+	ns_trace_close(t);
+	free(out);
+}
+
+/*
+ * lost-events.dat, pid 11963: switched out S, then "CPU:0 [1725 EVENTS
+ * DROPPED]", then woken. It sleeps for us until the last event before the
+ * loss; the rest is not known.
+ */
+static void check_lost_sleep(const char *path)
+{
+	char *out = slurp_cmd("trace-cmd report -t -R -i '%s' 2>/dev/null", path), *line, *nl;
+	uint64_t s_ts = 0, lo = 0, wake_ts = 0, ts, last0 = 0;
+	struct ns_sched_stats *st = NULL;
+	const struct ns_sched_task *k;
+	struct ns_trace *t = NULL;
+	int cpu, pid;
+	char err[256];
+
+	for (line = out; line && *line && !wake_ts; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!strncmp(line, "CPU:0 [1725 EVENTS DROPPED]", 27) && s_ts) {
+			lo = last0;
+			continue;
+		}
+		if (text_line(line, &cpu, &ts, &pid))
+			continue;
+		if (cpu == 0)
+			last0 = ts;
+		if (strstr(line, " prev_pid=11963 ") && strstr(line, "prev_state=1 "))
+			s_ts = ts, lo = 0;
+		else if (lo && strstr(line, "sched_wakeup: ") && strstr(line, " pid=11963 "))
+			wake_ts = ts;
+	}
+	t = ns_trace_open(path, err, sizeof(err));
+	if (!s_ts || !lo || !wake_ts || !t ||
+	    ns_sched_stats_build(t, NULL, s_ts, wake_ts + 1, &st, err, sizeof(err)) ||
+	    !(k = ns_sched_stats_task(st, 11963))) {
+		FAIL("lost-events.dat: pid 11963's events in report's text, and our stats");
+		goto out;
+	}
+	CHECK(k->state_ns[NS_TS_SLEEPING] == lo - s_ts && k->unknown_ns == wake_ts - lo,
+	      "a sleep across lost events: pid 11963 sleeps from %.6f to the last event before "
+	      "the loss (%.6f), and is not known until its wakeup (%.6f): %" PRIu64 " + %" PRIu64
+	      " ns", s_ts / 1e9, lo / 1e9, wake_ts / 1e9, k->state_ns[NS_TS_SLEEPING],
+	      k->unknown_ns);
+out:
+	ns_sched_stats_free(st);
+	ns_trace_close(t);
+	free(out);
+}
+
 /* ---- the list of traces --------------------------------------------------- */
 
 /* One trace of each name: ../shared's sample.dat is contrib's. */
@@ -732,7 +905,12 @@ int main(void)
 		check_report_w(t, l.path[i], name);
 		check_profile(t, l.path[i], name);
 		check_additive(t, name);
+		check_capture(t, l.path[i], name);
 		check_timeline(t, name);
+		if (!strcmp(name, "sched-v6.dat"))
+			check_unseen_switch_in(l.path[i]);
+		if (!strcmp(name, "lost-events.dat"))
+			check_lost_sleep(l.path[i]);
 		oracle_free(&o);
 		ns_trace_close(t);
 	}
