@@ -16,7 +16,7 @@
  *   until the trace's last event (the runs of the index, trace.h).
  * - Wakeup latency: as `trace-cmd report -w`: from the last sched_wakeup or
  *   sched_wakeup_new of a task before its switch-in, to that switch-in.
- *   RT (next_prio < 100) and other tasks are summed apart, as report does.
+ *   Summed over all tasks, and over RT ones (next_prio < 100), as report does.
  *   Waking latency likewise from the last sched_waking.
  * - States: switched out with prev_state S: sleeping until a wakeup; I
  *   (TASK_IDLE, 0x80): idle-sleeping, until a wakeup; D: blocked, until a
@@ -106,7 +106,7 @@ struct ns_sched_stats {
 	int nr_cpus;
 	struct ns_sched_type *types;	/* event types with rows, most first */
 	size_t nr_types;
-	struct ns_sched_lat wakeup[2];	/* [0] other tasks, [1] RT, as report -w */
+	struct ns_sched_lat wakeup[2];	/* [0] all tasks, [1] RT ones, as report -w */
 	struct ns_sched_lat waking;
 };
 

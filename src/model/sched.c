@@ -572,7 +572,9 @@ static int on_switch(struct machine *m, const struct ns_sched_event *ev)
 		d = ev->ts_ns - t->wk.ts_ns;
 		if (in_range(m, ev->ts_ns)) {
 			lat_add(&t->st.wakeup, d, ev->ts_ns);
-			lat_add(&m->wakeup[ev->prio >= 0 && ev->prio < 100], d, ev->ts_ns);
+			lat_add(&m->wakeup[0], d, ev->ts_ns);
+			if (ev->prio >= 0 && ev->prio < 100)
+				lat_add(&m->wakeup[1], d, ev->ts_ns);
 		}
 		if (m->timeline) {
 			if (NS_GROW(t->lats, t->cap_lats, t->nr_lats + 1))
