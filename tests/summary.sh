@@ -36,7 +36,8 @@ check_header() {
 	[ "$(hdr "$name")" = "${want// /$tab}" ] && pass "# $name columns: $want" ||
 		fail "# $name columns: want '$want', got '$(hdr "$name")'"
 }
-check_header tasks 'pid comm cpu_ns runs runnable_ns sleep_ns blocked_ns wakeups wakeup_avg_ns wakeup_max_ns wakeup_max_ts waking_avg_ns waking_max_ns'
+check_header tasks "pid comm cpu_ns runs runnable_ns sleep_ns blocked_ns wakeups\
+ wakeup_avg_ns wakeup_max_ns wakeup_max_ts waking_avg_ns waking_max_ns"
 check_header cpus 'cpu busy_ns idle_ns busy_share idle_share switches drops lost_events events'
 check_header events 'system event count'
 check_header latency 'kind count avg_ns min_ns min_ts max_ns max_ts'
@@ -47,19 +48,23 @@ bad=$(awk -F'\t' '
 	/^# / { name = $0; hdr = 1; next }
 	hdr { n = NF; hdr = 0; next }
 	NF != n { print name ": " $0; next }
-	name == "# tasks" && ($1 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ || $11 !~ /^([0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]|-)$/) { print name ": " $0 }
+	name == "# tasks" && ($1 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ ||
+		$11 !~ /^([0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]|-)$/) { print name ": " $0 }
 	name == "# cpus" && ($4 !~ /^[01]\.[0-9][0-9][0-9][0-9]$/) { print name ": " $0 }
 ' "$sum" | head -n 3)
 [ -z "$bad" ] && pass "every row has its header's columns and their formats" ||
 	fail "rows that do not fit their header: $bad"
-[ "$(table tasks "$sum" | wc -l)" -gt 100 ] && pass "a row per task ($(($(table tasks "$sum" | wc -l) - 1)))" ||
-	fail "too few task rows"
+n=$(($(table tasks "$sum" | wc -l) - 1))
+[ "$n" -gt 100 ] && pass "a row per task ($n)" || fail "too few task rows: $n"
 
 # The event table counts what report prints, per event name.
 report_counts() {	# ARGS: report's options; prints "NAME COUNT" sorted
 	trace-cmd report "$@" 2>/dev/null |
 		sed -nE 's/^.*\[[0-9]+\] +[0-9]+\.[0-9]+: ([A-Za-z0-9_]+):.*$/\1/p' |
 		sort | uniq -c | awk '{ print $2, $1 }' | sort
+}
+differ() {
+	diff "$tmp/ours" "$tmp/theirs" | head -n 4 | tr '\n' ' '
 }
 ours_counts() {	# FILE
 	table events "$1" | tail -n +2 | awk -F'\t' '{ print $2, $3 }' | sort
@@ -70,9 +75,9 @@ else
 	report_counts -i "$trace" >"$tmp/theirs"
 	ours_counts "$sum" >"$tmp/ours"
 	if [ -s "$tmp/ours" ] && cmp -s "$tmp/ours" "$tmp/theirs"; then
-		pass "# events equals the event names' counts of trace-cmd report ($(wc -l <"$tmp/ours") types)"
+		pass "# events: the event names' counts of report ($(wc -l <"$tmp/ours") types)"
 	else
-		fail "# events differs from trace-cmd report: $(diff "$tmp/ours" "$tmp/theirs" | head -n 4 | tr '\n' ' ')"
+		fail "# events differs from trace-cmd report: $(differ)"
 	fi
 
 	# A range given to the nanosecond: report -t's lines with t0 <= ts < t1.
@@ -86,10 +91,11 @@ else
 	if [ -s "$tmp/ours" ] && cmp -s "$tmp/ours" "$tmp/theirs"; then
 		pass "--range $t0,$t1: # events counts report -t's lines in [T0, T1)"
 	else
-		fail "--range: # events differs: $(diff "$tmp/ours" "$tmp/theirs" | head -n 4 | tr '\n' ' ')"
+		fail "--range: # events differs: $(differ)"
 	fi
 	row=$(table range "$tmp/range.tsv" | tail -n 1)
-	[ "$row" = "$t0${tab}$t1${tab}250000998" ] && pass "--range with nanoseconds prints them: $row" ||
+	[ "$row" = "$t0${tab}$t1${tab}250000998" ] &&
+		pass "--range with nanoseconds prints them: $row" ||
 		fail "--range row: '$row'"
 
 	# --cpu and -F narrow the events table as they narrow report.
@@ -97,9 +103,10 @@ else
 	report_counts --cpu 1 -i "$trace" >"$tmp/theirs"
 	ours_counts "$tmp/cpu1.tsv" >"$tmp/ours"
 	cmp -s "$tmp/ours" "$tmp/theirs" && pass "--cpu 1: # events counts report --cpu 1" ||
-		fail "--cpu 1: # events differs: $(diff "$tmp/ours" "$tmp/theirs" | head -n 4 | tr '\n' ' ')"
+		fail "--cpu 1: # events differs: $(differ)"
 	rows=$(table cpus "$tmp/cpu1.tsv" | tail -n +2 | cut -f1 | tr '\n' ' ')
-	[ "$rows" = "1 " ] && pass "--cpu 1: # cpus has CPU 1 only" || fail "--cpu 1: # cpus rows: '$rows'"
+	[ "$rows" = "1 " ] && pass "--cpu 1: # cpus has CPU 1 only" ||
+		fail "--cpu 1: # cpus rows: '$rows'"
 	f='sched/sched_switch: prev_pid == 0'
 	"$bin" --summary -F "$f" "$trace" >"$tmp/f.tsv"
 	report_counts -F "$f" -i "$trace" >"$tmp/theirs"
@@ -107,7 +114,7 @@ else
 	if [ -s "$tmp/ours" ] && cmp -s "$tmp/ours" "$tmp/theirs"; then
 		pass "-F '$f': # events counts report -F's lines ($(cat "$tmp/ours"))"
 	else
-		fail "-F: # events differs: $(diff "$tmp/ours" "$tmp/theirs" | head -n 4 | tr '\n' ' ')"
+		fail "-F: # events differs: $(differ)"
 	fi
 fi
 
@@ -126,7 +133,8 @@ for r in x 5 10172.5,10172.4 ,,, 1.0000000001,2 -1,2; do
 	if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q -- "--range" "$tmp/err"; then
 		pass "--range '$r' is refused: $(head -n 1 "$tmp/err")"
 	else
-		fail "--range '$r': status $rc, stdout $(wc -c <"$tmp/out") bytes, stderr '$(head -c 200 "$tmp/err")'"
+		fail "--range '$r': status $rc, stdout $(wc -c <"$tmp/out") bytes," \
+			"stderr '$(head -c 200 "$tmp/err")'"
 	fi
 done
 "$bin" --summary "$tmp/none.dat" >"$tmp/out" 2>"$tmp/err"

@@ -100,7 +100,8 @@ int ns_sched_summary_print(struct ns_trace *trace, const struct ns_sched_stats *
 	}
 	fputs("# events\nsystem\tevent\tcount\n", out);
 	for (i = 0; i < st->nr_types; i++)
-		fprintf(out, "%s\t%s\t%" PRIu64 "\n", ns_trace_event_system(trace, st->types[i].type),
+		fprintf(out, "%s\t%s\t%" PRIu64 "\n",
+			ns_trace_event_system(trace, st->types[i].type),
 			ns_trace_event_name(trace, st->types[i].type), st->types[i].count);
 	fputs("# latency\nkind\tcount\tavg_ns\tmin_ns\tmin_ts\tmax_ns\tmax_ts\n", out);
 	put_lat_row(out, "wakeup", &st->wakeup[0], ns_digits);

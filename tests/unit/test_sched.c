@@ -241,7 +241,7 @@ static void check_cpu_time(struct ns_trace *t, const struct oracle *o, uint64_t 
 
 		if (k->pid < 0 || k->pid >= MAX_PID || k->state_ns[NS_TS_RUNNING] != ns[k->pid]) {
 			if (bad++ < 3)
-				printf("  pid %d: cpu_ns %" PRIu64 ", the libtracecmd pass %" PRIu64 "\n",
+				printf("  pid %d: cpu_ns %" PRIu64 ", libtracecmd %" PRIu64 "\n",
 				       k->pid, k->state_ns[NS_TS_RUNNING],
 				       k->pid >= 0 && k->pid < MAX_PID ? ns[k->pid] : 0);
 		}
@@ -252,7 +252,7 @@ static void check_cpu_time(struct ns_trace *t, const struct oracle *o, uint64_t 
 		if (pid)
 			busy += ns[pid];
 		if (!ns_sched_stats_task(st, pid) && missing++ < 3)
-			printf("  pid %d ran %" PRIu64 " ns and is not in the table\n", pid, ns[pid]);
+			printf("  pid %d ran %" PRIu64 " ns, not in the table\n", pid, ns[pid]);
 	}
 	for (c = 0; c < st->nr_cpus; c++)
 		ours_busy += st->cpus[c].busy_ns;
@@ -306,7 +306,8 @@ static void check_report_w(struct ns_trace *t, const char *path, const char *nam
 	struct ns_sched_stats *st = NULL;
 	char *out = slurp_cmd("trace-cmd report -w -i '%s' 2>/dev/null", path), *p, *line;
 	struct wlat *per = calloc(MAX_PID, sizeof(*per));
-	uint64_t avg[2] = { 0 }, max[2] = { 0 }, min[2] = { 0 }, max_ts[2] = { 0 }, min_ts[2] = { 0 };
+	uint64_t avg[2] = { 0 }, max[2] = { 0 }, min[2] = { 0 };
+	uint64_t max_ts[2] = { 0 }, min_ts[2] = { 0 };
 	bool have[2] = { false, false };
 	int rt = 0, bad = 0, pid;
 	char err[256];
@@ -365,11 +366,11 @@ static void check_report_w(struct ns_trace *t, const char *path, const char *nam
 		      "report -w's average (%s, %.3f us): %.3f us: %s", cls, avg[rt] / 1000.0,
 		      ours_avg / 1000.0, name);
 		CHECK(l->max_ns == max[rt] && us_round(l->max_ts) == max_ts[rt],
-		      "report -w's maximum (%s, %.3f us at %.6f): %.3f us: %s", cls, max[rt] / 1000.0,
-		      max_ts[rt] / 1e9, l->max_ns / 1000.0, name);
+		      "report -w's maximum (%s, %.3f us at %.6f): %.3f us: %s", cls,
+		      max[rt] / 1000.0, max_ts[rt] / 1e9, l->max_ns / 1000.0, name);
 		CHECK(l->min_ns == min[rt] && us_round(l->min_ts) == min_ts[rt],
-		      "report -w's minimum (%s, %.3f us at %.6f): %.3f us: %s", cls, min[rt] / 1000.0,
-		      min_ts[rt] / 1e9, l->min_ns / 1000.0, name);
+		      "report -w's minimum (%s, %.3f us at %.6f): %.3f us: %s", cls,
+		      min[rt] / 1000.0, min_ts[rt] / 1e9, l->min_ns / 1000.0, name);
 	}
 	/* the per-task latencies, from report's Latency: lines */
 	for (i = 0; i < st->nr_tasks; i++) {
@@ -381,10 +382,10 @@ static void check_report_w(struct ns_trace *t, const char *path, const char *nam
 		if (w->n != k->wakeup.n || w->sum != k->wakeup.sum_ns ||
 		    (w->n && w->max != k->wakeup.max_ns)) {
 			if (bad++ < 3)
-				printf("  pid %d: %" PRIu64 " latencies, sum %" PRIu64 " max %" PRIu64
-				       "; report -w: %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n", k->pid,
-				       k->wakeup.n, k->wakeup.sum_ns, k->wakeup.max_ns, w->n, w->sum,
-				       w->max);
+				printf("  pid %d: %" PRIu64 " latencies, sum %" PRIu64
+				       " max %" PRIu64 "; report -w: %" PRIu64 ", %" PRIu64
+				       ", %" PRIu64 "\n", k->pid, k->wakeup.n, k->wakeup.sum_ns,
+				       k->wakeup.max_ns, w->n, w->sum, w->max);
 		}
 		w->n = 0;
 	}
@@ -518,9 +519,10 @@ static void check_profile(struct ns_trace *t, const char *path, const char *name
 				continue;
 			}
 			if (bad++ < 5)
-				printf("  pid %d %s: ours %" PRIu64 " (end state %s), profile %" PRIu64
-				       "\n", k->pid, (const char *[]){ "S", "I (K)", "D", "R+W" }[s],
-				       ours[s], ns_task_state_name(k->end_state), prof[k->pid][s]);
+				printf("  pid %d %s: ours %" PRIu64 " (end state %s), "
+				       "profile %" PRIu64 "\n", k->pid,
+				       (const char *[]){ "S", "I (K)", "D", "R+W" }[s], ours[s],
+				       ns_task_state_name(k->end_state), prof[k->pid][s]);
 		}
 	}
 	CHECK(!bad && matched > 0,
@@ -575,9 +577,10 @@ static void check_additive(struct ns_trace *t, const char *name)
 			st[2]->cpus[cpu].busy_ns ||
 			st[0]->cpus[cpu].switches + st[1]->cpus[cpu].switches !=
 			st[2]->cpus[cpu].switches ||
-			st[0]->cpus[cpu].events + st[1]->cpus[cpu].events != st[2]->cpus[cpu].events;
-	CHECK(!bad && st[2]->nr_tasks, "states, runs, wakeups, latencies and CPUs of two halves add "
-	      "up to the whole (%zu tasks): %s", st[2]->nr_tasks, name);
+			st[0]->cpus[cpu].events + st[1]->cpus[cpu].events !=
+			st[2]->cpus[cpu].events;
+	CHECK(!bad && st[2]->nr_tasks, "states, runs, wakeups, latencies and CPUs of two halves "
+	      "add up to the whole (%zu tasks): %s", st[2]->nr_tasks, name);
 out:
 	for (i = 0; i < 3; i++)
 		ns_sched_stats_free(st[i]);
@@ -647,9 +650,11 @@ static void check_timeline(struct ns_trace *t, const char *name)
 			}
 		}
 		/* a nanosecond before the switch-in it waited to run (where nothing was lost) */
-		if (k->wakeup.max_ns && !k->unseen_switches && !k->unknown_ns && (ns_sched_state_at(s, k->pid, k->wakeup.max_ts - 1, &before) ||
-		    (before.state != NS_TS_WAKING && before.state != NS_TS_PREEMPTED &&
-		     before.state != NS_TS_RUNNING) || before.switch_in.idx != ctx.switch_in.idx)) {
+		if (k->wakeup.max_ns && !k->unseen_switches && !k->unknown_ns &&
+		    (ns_sched_state_at(s, k->pid, k->wakeup.max_ts - 1, &before) ||
+		     (before.state != NS_TS_WAKING && before.state != NS_TS_PREEMPTED &&
+		      before.state != NS_TS_RUNNING) ||
+		     before.switch_in.idx != ctx.switch_in.idx)) {
 			if (bad++ < 3)
 				printf("  pid %d: before its switch-in: %s\n", k->pid,
 				       ns_task_state_name(before.state));
@@ -764,7 +769,8 @@ static void check_unseen_switch_in(const char *path)
 			*nl = '\0';
 		if (text_line(line, &cpu, &ts, &pid))
 			continue;
-		if (!out_ts && strstr(line, " prev_pid=18385 ") && strstr(line, "prev_state=256 ")) {
+		if (!out_ts && strstr(line, " prev_pid=18385 ") &&
+		    strstr(line, "prev_state=256 ")) {
 			out_ts = ts;
 			out_cpu = cpu;
 		} else if (out_ts && !seen_ts && pid == 18385 && cpu != out_cpu) {
