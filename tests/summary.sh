@@ -126,6 +126,15 @@ want=$(table tasks "$sum" | awk -F'\t' -v p="$pid" '$1 == p')
 [ -n "$want" ] && [ "$got" = "$want" ] && pass "--pid $pid: only its row, as without the filter" ||
 	fail "--pid $pid: got '$got', want '$want'"
 
+# A range past the trace's end: empty tables, a span of 0, no error.
+"$bin" --summary --range 99999,100000 "$trace" >"$tmp/past.tsv" 2>"$tmp/err"
+rc=$?
+span=$(table range "$tmp/past.tsv" | tail -n 1 | cut -f3)
+n=$(($(table tasks "$tmp/past.tsv" | wc -l) + $(table events "$tmp/past.tsv" | wc -l)))
+[ "$rc" -eq 0 ] && [ "$span" = 0 ] && [ "$n" -eq 2 ] &&
+	pass "--range past the trace's end: no rows, a span of 0" ||
+	fail "--range past the end: status $rc, span '$span', $n lines"
+
 # Bad input: a clear line on stderr, exit status 2 (1 for the file), no tables.
 for r in x 5 10172.5,10172.4 ,,, 1.0000000001,2 -1,2; do
 	"$bin" --summary --range "$r" "$trace" >"$tmp/out" 2>"$tmp/err"

@@ -63,13 +63,11 @@ int ns_sched_summary_print(struct ns_trace *trace, const struct ns_sched_stats *
 			   int ns_digits)
 {
 	uint64_t last = ns_trace_last_ns(trace);
-	uint64_t span = (st->t1 < last ? st->t1 : last) - st->t0;
+	uint64_t end = st->t1 < last ? st->t1 : last;
+	uint64_t span = end > st->t0 ? end - st->t0 : 0;	/* a range past the trace: 0 */
 	char a[48], b[48];
 	size_t i;
 	int c;
-
-	if (st->t1 > last && st->t0 <= last)
-		span = last - st->t0;
 	fprintf(out, "# range\nt0\tt1\tspan_ns\n%s\t%s\t%" PRIu64 "\n",
 		fmt_s(a, sizeof(a), st->t0, ns_digits), fmt_s(b, sizeof(b), st->t1, ns_digits),
 		span);
