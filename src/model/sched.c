@@ -187,10 +187,12 @@ static int collect_one(void *arg, const struct ns_sched_event *ev)
 	struct collect *c = cc->c;
 	int ret;
 
+	/* once per event of the trace: no call where nothing is filtered */
 	if (c->count_types && ev->idx >= cc->ce->lo && ev->type >= 0 &&
-	    ev->type < NS_TYPE_SLOTS && ns_visible_list_event(c->vis_list, ev->cpu, ev->idx))
+	    ev->type < NS_TYPE_SLOTS &&
+	    (!c->vis_list || ns_visible_list_event(c->vis_list, ev->cpu, ev->idx)))
 		cc->counts[ev->type]++;
-	if (!ns_visible_list_event(c->vis_sched, ev->cpu, ev->idx))
+	if (c->vis_sched && !ns_visible_list_event(c->vis_sched, ev->cpu, ev->idx))
 		return 0;
 	if (ev->common_pid != cc->cur && ev->common_pid >= 0) {
 		struct ns_sched_event imp = *ev;
