@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "nurseshark/filter.h"
+#include "nurseshark/model_sched.h"
 #include "nurseshark/model_search.h"
 #include "nurseshark/session.h"
 #include "nurseshark/trace.h"
@@ -77,6 +78,7 @@ static void usage(FILE *out)
 		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE | FILE]\n"
 		"       nurseshark --export [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark --stats [-i FILE | FILE]\n"
+		"       nurseshark --summary [--range T0,T1] [FILTERS] [-i FILE | FILE]\n"
 		"\n"
 		"A terminal viewer for trace-cmd's trace.dat files (default ./%s).\n"
 		"\n"
@@ -89,6 +91,8 @@ static void usage(FILE *out)
 		"                        <Click:X,Y> <WheelUp:X,Y> <Resize:COLSxROWS> ...\n"
 		"  --export              print the events as `trace-cmd report` does (those\n"
 		"                        the filters show)\n"
+		"  --summary             print scheduling statistics as tab-separated tables\n"
+		"  --range T0,T1         --summary: only [T0, T1), in seconds\n"
 		"\n"
 		"Filters, as in trace-cmd report:\n"
 		"  --cpu LIST            only the CPUs of LIST (0,2-5), in graph and list\n"
@@ -600,6 +604,8 @@ int main(int argc, char **argv)
 
 	main_start_ms = now_ms(CLOCK_MONOTONIC);
 	setlocale(LC_ALL, "");
+	if (ns_sched_summary_wanted(argc, argv))	/* reads its own options */
+		return ns_sched_summary_main(argc, argv);
 	argv[0] = "nurseshark";	/* getopt's messages name the program, not its path */
 	ns_filter_args_init(&cl.fargs);
 	status = parse_cmdline(argc, argv, &cl);

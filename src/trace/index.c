@@ -196,7 +196,10 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 	if (ret)
 		return ret;
 	atomic_store_explicit(&c->nr_events, idx + 1, memory_order_release);
-	return index_sched(w, c, idx, type, rec);
+	ret = index_sched(w, c, idx, type, rec);
+	if (!ret && w->trace->capture)	/* --summary: the sched fields, from this one read */
+		ret = ns_sched_capture_one(w->trace, (int)(c - w->trace->cpus), idx, type, rec);
+	return ret;
 }
 
 static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *rec)

@@ -288,6 +288,9 @@ bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *pr
 	return trace->indexing && !atomic_load_explicit(&trace->done, memory_order_acquire);
 }
 
+static struct ns_trace *open_async(const char *path, const struct ns_trace_open_opts *opts,
+				   bool capture, char *err, size_t err_len);
+
 struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len)
 {
 	return ns_trace_open_async_opts(path, NULL, err, err_len);
@@ -295,6 +298,23 @@ struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len
 
 struct ns_trace *ns_trace_open_async_opts(const char *path, const struct ns_trace_open_opts *opts,
 					  char *err, size_t err_len)
+{
+	return open_async(path, opts, false, err, err_len);
+}
+
+struct ns_trace *ns_trace_open_capture(const char *path, bool capture, char *err, size_t err_len)
+{
+	struct ns_trace *trace = open_async(path, NULL, capture, err, err_len);
+
+	if (trace && ns_trace_wait(trace, err, err_len)) {
+		ns_trace_close(trace);
+		return NULL;
+	}
+	return trace;
+}
+
+static struct ns_trace *open_async(const char *path, const struct ns_trace_open_opts *opts,
+				   bool capture, char *err, size_t err_len)
 {
 	struct stat st;
 	struct ns_trace *trace;
@@ -353,6 +373,10 @@ struct ns_trace *ns_trace_open_async_opts(const char *path, const struct ns_trac
 	}
 	for (ret = 0; ret < trace->nr_cpus; ret++)
 		trace->cpus[ret].cur_page = UINT64_MAX;
+	if (capture && !(trace->capture = ns_sched_capture_new(trace))) {
+		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		goto fail;
+	}
 	ret = ns_index_prepare(trace);
 	/*
 	 * In the background where the fast reader reads the file; not under
@@ -407,6 +431,7 @@ void ns_trace_close(struct ns_trace *trace)
 		ns_tasks_free(&trace->cpus[cpu].names);
 	}
 	ns_preview_free(trace->preview, trace->nr_cpus);
+	ns_sched_capture_free(trace->capture, trace->nr_cpus);
 	free(trace->cpus);
 	ns_pages_close(trace->pages);
 	free(trace->order);

@@ -275,6 +275,8 @@ struct ns_trace {
 	uint64_t *order;
 	uint64_t nr_order;
 	struct ns_tasks tasks;
+	/* sched_read.c: the sched events kept while indexing (ns_trace_open_sched()) */
+	struct ns_sched_capture *capture;
 };
 
 /* sched.c: where sched events keep the fields we read */
@@ -293,6 +295,17 @@ struct ns_sched_name {
 void ns_sched_fields_find(struct tep_handle *tep, struct sched_fields *sf);
 int ns_sched_names(const struct sched_fields *sf, int type, struct tep_record *rec,
 		   struct ns_sched_name out[2]);
+
+/* sched_read.c: keeping the sched events while indexing */
+struct ns_sched_capture;
+struct ns_sched_capture *ns_sched_capture_new(struct ns_trace *trace);
+int ns_sched_capture_one(struct ns_trace *trace, int cpu, uint64_t idx, int type,
+			 struct tep_record *rec);
+void ns_sched_capture_free(struct ns_sched_capture *cap, int nr_cpus);
+
+/* open.c: ns_trace_open() that keeps the sched events (@capture) */
+struct ns_trace *ns_trace_open_capture(const char *path, bool capture, char *err,
+				       size_t err_len);
 
 /* index.c */
 int ns_index_prepare(struct ns_trace *trace);

@@ -1,0 +1,1116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Scheduling analysis (model_sched.h has the definitions): the scheduler
+ * events before the end of the range are read back from the file, each
+ * CPU by its own thread (trace_sched.h), into per-CPU arrays; these are
+ * then merged in the order `trace-cmd report` prints them (time, then the
+ * lower CPU) and fed through one state machine per task, which sums the
+ * time each task spends in each state inside [t0, t1), pairs wakeups with
+ * switch-ins as report -w does, and, for the timelines, keeps each task's
+ * state changes. Nothing is added to the index: the arrays live as long as
+ * one build.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nurseshark/filter.h"
+#include "nurseshark/model_sched.h"
+#include "nurseshark/trace_sched.h"
+#include "nurseshark/util.h"
+
+#define SCHED_MAX_THREADS 8
+/* a switch-in the trace did not record (see collect_one()) */
+#define SCHED_IMPLICIT 100
+
+static const char *const state_names[NS_NR_TS] = {
+	[NS_TS_UNKNOWN] = "unknown",
+	[NS_TS_RUNNING] = "running",
+	[NS_TS_WAKING] = "waking",
+	[NS_TS_PREEMPTED] = "preempted",
+	[NS_TS_SLEEPING] = "sleeping",
+	[NS_TS_IDLE] = "idle",
+	[NS_TS_BLOCKED] = "blocked",
+	[NS_TS_STOPPED] = "stopped",
+	[NS_TS_DEAD] = "dead",
+};
+
+const char *ns_task_state_name(int state)
+{
+	return state >= 0 && state < NS_NR_TS ? state_names[state] : "?";
+}
+
+/*
+ * prev_state as the kernel reports it since 4.14: S 0x1, D 0x2, T 0x4,
+ * t 0x8, X 0x10, Z 0x20, P 0x40, I 0x80, and 0x100 (TASK_REPORT_MAX) for
+ * R+, preempted. Older kernels set a higher bit for preemption; no state
+ * bit in the low byte is runnable everywhere.
+ */
+int ns_task_state_of_prev(int64_t prev_state)
+{
+	uint64_t s = (uint64_t)prev_state & 0xff;
+
+	if (prev_state < 0)
+		return NS_TS_UNKNOWN;
+	if (!s)
+		return NS_TS_PREEMPTED;
+	if (s & 0x1)
+		return NS_TS_SLEEPING;
+	if (s & 0x2)
+		return NS_TS_BLOCKED;
+	if (s & 0x30)
+		return NS_TS_DEAD;
+	if (s == 0x80)
+		return NS_TS_IDLE;
+	return NS_TS_STOPPED;
+}
+
+/* ---- what the filters keep ------------------------------------------------ */
+
+/* Does the list's filter of kind @kind (TASK or CPU) keep @value? */
+static bool keeps(const struct ns_filter_set *fs, int kind, int value)
+{
+	bool any_show = false, shown = false;
+	int i, n = fs ? ns_filter_set_nr_entries(fs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct ns_filter_entry e;
+
+		if (ns_filter_set_entry(fs, i, &e) || e.kind != kind || !(e.where & NS_FILTER_LIST))
+			continue;
+		if (e.mode == NS_FILTER_HIDE && e.value == value)
+			return false;
+		if (e.mode == NS_FILTER_SHOW) {
+			any_show = true;
+			shown |= e.value == value;
+		}
+	}
+	return !any_show || shown;
+}
+
+/* Does @fs filter the list at all, leaving out (@skip_tasks) its task entries? */
+static bool filters_list(const struct ns_filter_set *fs, bool skip_tasks)
+{
+	int i, n = fs ? ns_filter_set_nr_entries(fs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct ns_filter_entry e;
+
+		if (!ns_filter_set_entry(fs, i, &e) && (e.where & NS_FILTER_LIST) &&
+		    !(skip_tasks && e.kind == NS_FILTER_TASK))
+			return true;
+	}
+	return false;
+}
+
+/* The list's rows without its task filters: which scheduler events the analysis reads. */
+static int visible_without_tasks(struct ns_trace *trace, const struct ns_filter_set *fs,
+				 struct ns_visible **vis, char *err, size_t err_len)
+{
+	struct ns_filter_set *copy;
+	int i, n, ret = 0;
+
+	*vis = NULL;
+	if (!filters_list(fs, true))
+		return 0;
+	copy = ns_filter_set_alloc();
+	if (!copy)
+		return -ENOMEM;
+	n = ns_filter_set_nr_entries(fs);
+	for (i = 0; i < n && !ret; i++) {
+		struct ns_filter_entry e;
+
+		if (!ns_filter_set_entry(fs, i, &e) && e.kind != NS_FILTER_TASK)
+			ret = ns_filter_set_add(copy, &e);
+	}
+	if (!ret)
+		ret = ns_visible_build(trace, copy, vis, err, err_len);
+	ns_filter_set_free(copy);
+	return ret;
+}
+
+/* ---- phase 1: each CPU's scheduler events, read in parallel -------------- */
+
+struct cpu_events {
+	struct ns_sched_event *ev;
+	size_t nr, cap;
+	uint64_t hi;			/* events of the CPU before t1 */
+	uint64_t lo;			/* ... and before t0 */
+	bool kept;			/* the CPU filter keeps it */
+};
+
+struct collect {
+	struct ns_trace *trace;
+	const struct ns_visible *vis_sched;	/* NULL: every event */
+	const struct ns_visible *vis_list;
+	struct cpu_events *cpus;
+	uint64_t *type_counts;		/* per thread: NS_TYPE_SLOTS counters */
+	atomic_int next_cpu;		/* the next CPU to take */
+	int nr_cpus;
+	bool count_types;
+	atomic_int ret;			/* the first error */
+};
+
+#define NS_TYPE_SLOTS 65536
+
+/* One CPU's pass: its scheduler events, its type counts, who runs on it. */
+struct collect_cpu {
+	struct collect *c;
+	struct cpu_events *ce;
+	uint64_t *counts;
+	int cur;		/* the task running by the events so far, -1: none yet */
+};
+
+static int push(struct cpu_events *ce, const struct ns_sched_event *ev)
+{
+	if (NS_GROW(ce->ev, ce->cap, ce->nr + 1))
+		return -ENOMEM;
+	ce->ev[ce->nr++] = *ev;
+	return 0;
+}
+
+/*
+ * Every event of the CPU, in its order (NS_SCHED_SCAN_ALL). A task that
+ * has an event on a CPU where, by the sched_switch events, another runs,
+ * was switched in without a sched_switch in the trace (lost with dropped
+ * events, or never recorded): a switch-in of our own, kind
+ * SCHED_IMPLICIT, goes before that event, so that the task counts as
+ * running from there rather than as still preempted or asleep. The CPU's
+ * first event says who runs at first.
+ */
+static int collect_one(void *arg, const struct ns_sched_event *ev)
+{
+	struct collect_cpu *cc = arg;
+	struct collect *c = cc->c;
+	int ret;
+
+	/* once per event of the trace: no call where nothing is filtered */
+	if (c->count_types && ev->idx >= cc->ce->lo && ev->type >= 0 &&
+	    ev->type < NS_TYPE_SLOTS &&
+	    (!c->vis_list || ns_visible_list_event(c->vis_list, ev->cpu, ev->idx)))
+		cc->counts[ev->type]++;
+	if (c->vis_sched && !ns_visible_list_event(c->vis_sched, ev->cpu, ev->idx))
+		return 0;
+	if (ev->common_pid != cc->cur && ev->common_pid >= 0) {
+		struct ns_sched_event imp = *ev;
+
+		imp.kind = SCHED_IMPLICIT;
+		imp.pid = imp.next_pid = ev->common_pid;
+		imp.prio = -1;
+		imp.state = -1;
+		ret = push(cc->ce, &imp);
+		if (ret)
+			return ret;
+		cc->cur = ev->common_pid;
+	}
+	if (ev->kind == NS_SCHED_NONE)
+		return 0;
+	if (ev->kind == NS_SCHED_SWITCH)
+		cc->cur = ev->next_pid;
+	return push(cc->ce, ev);
+}
+
+static int collect_cpu(struct collect *c, int cpu, uint64_t *counts)
+{
+	struct cpu_events *ce = &c->cpus[cpu];
+	struct collect_cpu cc = { c, ce, counts, -1 };
+
+	if (!ce->kept)
+		return 0;
+	return ns_trace_sched_scan(c->trace, cpu, 0, ce->hi, NS_SCHED_SCAN_ALL, collect_one, &cc);
+}
+
+struct collect_thread {
+	struct collect *c;
+	uint64_t *counts;
+	pthread_t th;
+};
+
+static void *collect_main(void *arg)
+{
+	struct collect_thread *t = arg;
+	struct collect *c = t->c;
+	int cpu, ret;
+
+	while ((cpu = atomic_fetch_add_explicit(&c->next_cpu, 1, memory_order_relaxed)) <
+		       c->nr_cpus &&
+	       !atomic_load_explicit(&c->ret, memory_order_relaxed)) {
+		ret = collect_cpu(c, cpu, t->counts);
+		if (ret) {
+			int zero = 0;
+
+			atomic_compare_exchange_strong_explicit(&c->ret, &zero, ret,
+								memory_order_relaxed,
+								memory_order_relaxed);
+		}
+	}
+	return NULL;
+}
+
+/* Fill c->cpus (and c->type_counts: the sum over the threads). */
+static int collect_all(struct collect *c)
+{
+	struct collect_thread th[SCHED_MAX_THREADS];
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = 1, i, kept = 0, started = 0;
+
+	for (i = 0; i < c->nr_cpus; i++)
+		kept += c->cpus[i].kept;
+	if (ns_trace_can_make_readers(c->trace)) {
+		n = kept < SCHED_MAX_THREADS ? kept : SCHED_MAX_THREADS;
+		if (online > 0 && n > online)
+			n = (int)online;
+		if (n < 1)
+			n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		th[i].c = c;
+		th[i].counts = c->type_counts;
+		if (i && c->count_types)
+			th[i].counts = calloc(NS_TYPE_SLOTS, sizeof(uint64_t));
+		if (!th[i].counts) {
+			n = i;
+			break;
+		}
+	}
+	/* thread 0 is this one */
+	for (i = 1; i < n; i++) {
+		if (pthread_create(&th[i].th, NULL, collect_main, &th[i]))
+			break;
+		started = i;
+	}
+	collect_main(&th[0]);
+	for (i = 1; i <= started; i++)
+		pthread_join(th[i].th, NULL);
+	for (i = 1; i < n && c->count_types; i++) {
+		int t;
+
+		for (t = 0; t < NS_TYPE_SLOTS; t++)
+			c->type_counts[t] += th[i].counts[t];
+		free(th[i].counts);
+	}
+	return c->ret;
+}
+
+/* ---- phase 2: the merged order and the state machine ---------------------- */
+
+struct seg {
+	uint64_t start_ns;
+	uint64_t ev_idx;
+	int32_t ev_cpu;		/* the event that began it, -1 none */
+	int32_t lat;		/* RUNNING: its wakeup in the task's lats, -1 none */
+	int16_t cpu;		/* RUNNING: the CPU */
+	uint8_t state;
+	uint8_t switch_out;	/* began with the task's sched_switch out */
+	uint8_t implicit;	/* a run no sched_switch began (see collect_one()) */
+};
+
+struct lat {
+	struct ns_sched_ref wakeup, waking;
+	int waker;
+};
+
+/* Events lost on a CPU: between its events at lo and hi. */
+struct gap {
+	uint64_t lo, hi;
+};
+
+/* A task while the machine runs. */
+struct task {
+	struct ns_sched_task st;
+	int state;
+	uint64_t since;
+	/* report -w's pending wakeup, and the pending sched_waking */
+	struct ns_sched_ref wk, waking;
+	int waker;
+	/* the timeline */
+	struct seg *segs;
+	size_t nr_segs, cap_segs;
+	struct lat *lats;
+	size_t nr_lats, cap_lats;
+};
+
+struct machine {
+	uint64_t t0, t1, end;		/* end: where open intervals stop (<= t1) */
+	bool timeline;
+	struct task *tasks;
+	size_t nr_tasks, cap_tasks;
+	int32_t *slots;			/* open addressing: pid -> tasks index + 1 */
+	size_t nr_slots;
+	/* per CPU: who runs since when (pid -1: not known yet) */
+	int *run_pid;
+	uint64_t *run_since;
+	struct ns_sched_cpu *cpus;
+	struct ns_sched_lat wakeup[2], waking;
+	/* where events were lost, by hi; min_lo[j]: the least lo of gaps j.. */
+	struct gap *gaps;
+	uint64_t *min_lo;
+	size_t nr_gaps;
+};
+
+static size_t hash_pid(int pid, size_t n)
+{
+	return ((uint32_t)pid * 2654435761u) & (n - 1);
+}
+
+static int rehash(struct machine *m)
+{
+	size_t n = m->nr_slots ? m->nr_slots * 2 : 1024, i;
+	int32_t *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_tasks; i++) {
+		size_t h = hash_pid(m->tasks[i].st.pid, n);
+
+		while (s[h])
+			h = (h + 1) & (n - 1);
+		s[h] = (int32_t)i + 1;
+	}
+	free(m->slots);
+	m->slots = s;
+	m->nr_slots = n;
+	return 0;
+}
+
+static struct task *task_get(struct machine *m, int pid)
+{
+	struct task *t;
+	size_t h;
+
+	if (m->nr_slots) {
+		for (h = hash_pid(pid, m->nr_slots); m->slots[h]; h = (h + 1) & (m->nr_slots - 1))
+			if (m->tasks[m->slots[h] - 1].st.pid == pid)
+				return &m->tasks[m->slots[h] - 1];
+	}
+	if ((m->nr_tasks + 1) * 2 > m->nr_slots && rehash(m))
+		return NULL;
+	if (NS_GROW(m->tasks, m->cap_tasks, m->nr_tasks + 1))
+		return NULL;
+	t = &m->tasks[m->nr_tasks];
+	memset(t, 0, sizeof(*t));
+	t->st.pid = pid;
+	t->st.wakeup.min_ns = UINT64_MAX;
+	t->st.waking.min_ns = UINT64_MAX;
+	t->wk.cpu = -1;
+	t->waking.cpu = -1;
+	t->waker = -1;
+	for (h = hash_pid(pid, m->nr_slots); m->slots[h]; h = (h + 1) & (m->nr_slots - 1))
+		;
+	m->slots[h] = (int32_t)++m->nr_tasks;
+	return t;
+}
+
+/* The part of [a, b) inside [t0, end). */
+static uint64_t clip(const struct machine *m, uint64_t a, uint64_t b)
+{
+	if (a < m->t0)
+		a = m->t0;
+	if (b > m->end)
+		b = m->end;
+	return b > a ? b - a : 0;
+}
+
+static bool in_range(const struct machine *m, uint64_t ts)
+{
+	return ts >= m->t0 && ts < m->t1;
+}
+
+static void lat_add(struct ns_sched_lat *l, uint64_t d, uint64_t ts)
+{
+	if (!l->n || d > l->max_ns) {
+		l->max_ns = d;
+		l->max_ts = ts;
+	}
+	if (!l->n || d < l->min_ns) {
+		l->min_ns = d;
+		l->min_ts = ts;
+	}
+	l->n++;
+	l->sum_ns += d;
+}
+
+static bool gap_before(size_t i, const void *arg)
+{
+	const struct { const struct gap *g; uint64_t a; } *k = arg;
+
+	return k->g[i].hi <= k->a;
+}
+
+/* Where events were first lost between @a and @b (@b: none; @a: already before). */
+static uint64_t gap_after(const struct machine *m, uint64_t a, uint64_t b)
+{
+	struct { const struct gap *g; uint64_t a; } key = { m->gaps, a };
+	size_t j;
+
+	if (!m->nr_gaps)
+		return b;
+	j = ns_lower_bound(m->nr_gaps, gap_before, &key);
+	if (j == m->nr_gaps || m->min_lo[j] >= b)
+		return b;
+	return m->min_lo[j] > a ? m->min_lo[j] : a;
+}
+
+/* The time in a state until @ts: none when events were lost meanwhile (not known). */
+static void accrue(struct machine *m, struct task *t, uint64_t ts)
+{
+	uint64_t cut;
+
+	if (t->state == NS_TS_RUNNING || t->state == NS_TS_UNKNOWN || t->state == NS_TS_DEAD)
+		return;
+	/* known until events were lost, not known from there on */
+	cut = gap_after(m, t->since, ts);
+	t->st.state_ns[t->state] += clip(m, t->since, cut);
+	t->st.unknown_ns += clip(m, cut, ts);
+}
+
+static int gap_cmp(const void *a, const void *b)
+{
+	const struct gap *x = a, *y = b;
+
+	return (x->hi > y->hi) - (x->hi < y->hi);
+}
+
+static int gaps_load(struct machine *m, struct ns_trace *trace)
+{
+	int cpu, nr_cpus = ns_trace_nr_cpus(trace);
+	size_t n = 0, j;
+	uint64_t k, idx;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		n += ns_trace_cpu_nr_drops(trace, cpu, 0, UINT64_MAX, NULL);
+	if (!n)
+		return 0;
+	m->gaps = malloc(n * sizeof(*m->gaps));
+	m->min_lo = malloc(n * sizeof(*m->min_lo));
+	if (!m->gaps || !m->min_lo)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		for (k = 0; !ns_trace_cpu_drop(trace, cpu, k, &idx, NULL); k++)
+			m->gaps[m->nr_gaps++] = (struct gap){
+				idx ? ns_trace_ev_ts(trace, cpu, idx - 1) : 0,
+				ns_trace_ev_ts(trace, cpu, idx),
+			};
+	qsort(m->gaps, m->nr_gaps, sizeof(*m->gaps), gap_cmp);
+	for (j = m->nr_gaps; j--;)
+		m->min_lo[j] = j + 1 < m->nr_gaps && m->min_lo[j + 1] < m->gaps[j].lo ?
+			m->min_lo[j + 1] : m->gaps[j].lo;
+	return 0;
+}
+
+/* @t enters @state at @ts, because of event @ev. */
+static int enter(struct machine *m, struct task *t, int state, uint64_t ts,
+		 const struct ns_sched_event *ev, int cpu, int lat)
+{
+	/* running time comes from the CPUs' runs, the rest from here */
+	accrue(m, t, ts);
+	t->state = state;
+	t->since = ts;
+	if (!m->timeline)
+		return 0;
+	if (NS_GROW(t->segs, t->cap_segs, t->nr_segs + 1))
+		return -ENOMEM;
+	t->segs[t->nr_segs++] = (struct seg){
+		.start_ns = ts, .ev_idx = ev->idx, .ev_cpu = ev->cpu, .lat = lat,
+		.cpu = (int16_t)cpu, .state = (uint8_t)state,
+		.switch_out = ev->kind == NS_SCHED_SWITCH && ev->pid == t->st.pid &&
+			      state != NS_TS_RUNNING,
+		.implicit = ev->kind == SCHED_IMPLICIT,
+	};
+	return 0;
+}
+
+static int on_switch(struct machine *m, const struct ns_sched_event *ev)
+{
+	int cpu = ev->cpu, lat = -1;
+	struct ns_sched_cpu *c = &m->cpus[cpu];
+	struct task *t;
+	uint64_t d;
+	int ret;
+
+	if (in_range(m, ev->ts_ns))
+		c->switches++;
+	/* the CPU's run that ends here; before its first switch, prev ran */
+	if (m->run_pid[cpu] >= 0) {
+		d = clip(m, m->run_since[cpu], ev->ts_ns);
+		t = task_get(m, m->run_pid[cpu]);
+		if (!t)
+			return -ENOMEM;
+		t->st.state_ns[NS_TS_RUNNING] += d;
+		if (m->run_pid[cpu])
+			c->busy_ns += d;
+		else
+			c->idle_ns += d;
+	}
+	if (ev->pid > 0) {
+		t = task_get(m, ev->pid);
+		if (!t)
+			return -ENOMEM;
+		/*
+		 * Switched out while not running: its switch-in was not
+		 * recorded (lost events): how long it was in its last state
+		 * is not known, and not counted.
+		 */
+		if (t->state != NS_TS_RUNNING && t->state != NS_TS_UNKNOWN) {
+			if (in_range(m, ev->ts_ns))
+				t->st.unseen_switches++;
+			t->state = NS_TS_UNKNOWN;
+		}
+		ret = enter(m, t, ns_task_state_of_prev(ev->state), ev->ts_ns, ev, -1, -1);
+		if (ret)
+			return ret;
+	}
+	m->run_pid[cpu] = ev->next_pid;
+	m->run_since[cpu] = ev->ts_ns;
+	t = task_get(m, ev->next_pid);
+	if (!t)
+		return -ENOMEM;
+	if (in_range(m, ev->ts_ns))
+		t->st.runs++;
+	if (ev->next_pid <= 0)
+		return 0;
+	if (t->wk.cpu >= 0) {
+		d = ev->ts_ns - t->wk.ts_ns;
+		if (in_range(m, ev->ts_ns)) {
+			lat_add(&t->st.wakeup, d, ev->ts_ns);
+			lat_add(&m->wakeup[0], d, ev->ts_ns);
+			if (ev->prio >= 0 && ev->prio < 100)
+				lat_add(&m->wakeup[1], d, ev->ts_ns);
+		}
+		if (m->timeline) {
+			if (NS_GROW(t->lats, t->cap_lats, t->nr_lats + 1))
+				return -ENOMEM;
+			t->lats[t->nr_lats] = (struct lat){ t->wk, t->waking, t->waker };
+			lat = (int)t->nr_lats++;
+		}
+	}
+	if (t->waking.cpu >= 0 && in_range(m, ev->ts_ns)) {
+		d = ev->ts_ns - t->waking.ts_ns;
+		lat_add(&t->st.waking, d, ev->ts_ns);
+		lat_add(&m->waking, d, ev->ts_ns);
+	}
+	t->wk.cpu = -1;
+	t->waking.cpu = -1;
+	t->waker = -1;
+	/* switched in while running: its switch-out was not recorded */
+	if (t->state == NS_TS_RUNNING && in_range(m, ev->ts_ns))
+		t->st.unseen_switches++;
+	return enter(m, t, NS_TS_RUNNING, ev->ts_ns, ev, cpu, lat);
+}
+
+/* A task runs on a CPU that no sched_switch switched it in on (collect_one()). */
+static int on_implicit(struct machine *m, const struct ns_sched_event *ev)
+{
+	struct task *t;
+
+	if (ev->pid <= 0)
+		return 0;
+	t = task_get(m, ev->pid);
+	if (!t)
+		return -ENOMEM;
+	if (t->state == NS_TS_RUNNING)
+		return 0;
+	if (in_range(m, ev->ts_ns) && t->state != NS_TS_UNKNOWN)
+		t->st.unseen_switches++;
+	return enter(m, t, NS_TS_RUNNING, ev->ts_ns, ev, ev->cpu, -1);
+}
+
+static int on_wakeup(struct machine *m, const struct ns_sched_event *ev)
+{
+	struct ns_sched_ref at = { ev->cpu, ev->idx, ev->ts_ns };
+	struct task *t;
+
+	if (ev->pid <= 0)
+		return 0;
+	t = task_get(m, ev->pid);
+	if (!t)
+		return -ENOMEM;
+	if (ev->kind == NS_SCHED_WAKING) {
+		t->waking = at;
+		return 0;
+	}
+	if (in_range(m, ev->ts_ns))
+		t->st.wakeups++;
+	/* report -w keeps the last wakeup before the switch-in */
+	t->wk = at;
+	t->waker = ev->common_pid;
+	if (t->state == NS_TS_RUNNING || t->state == NS_TS_WAKING || t->state == NS_TS_PREEMPTED)
+		return 0;
+	return enter(m, t, NS_TS_WAKING, ev->ts_ns, ev, -1, -1);
+}
+
+/* The next event in report's order: a min-heap of CPUs on (ts, cpu). */
+struct merge {
+	struct cpu_events *cpus;
+	size_t *pos;
+	int *heap, n;
+};
+
+static bool merge_before(const struct merge *mg, int a, int b)
+{
+	uint64_t ta = mg->cpus[a].ev[mg->pos[a]].ts_ns, tb = mg->cpus[b].ev[mg->pos[b]].ts_ns;
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void merge_down(struct merge *mg, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, s = i, tmp;
+
+		if (l < mg->n && merge_before(mg, mg->heap[l], mg->heap[s]))
+			s = l;
+		if (r < mg->n && merge_before(mg, mg->heap[r], mg->heap[s]))
+			s = r;
+		if (s == i)
+			return;
+		tmp = mg->heap[i];
+		mg->heap[i] = mg->heap[s];
+		mg->heap[s] = tmp;
+		i = s;
+	}
+}
+
+static int run_machine(struct machine *m, struct cpu_events *cpus, int nr_cpus)
+{
+	struct merge mg = { cpus, NULL, NULL, 0 };
+	int i, ret = 0;
+
+	mg.pos = calloc(nr_cpus, sizeof(*mg.pos));
+	mg.heap = calloc(nr_cpus, sizeof(*mg.heap));
+	if (!mg.pos || !mg.heap) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nr_cpus; i++)
+		if (cpus[i].nr)
+			mg.heap[mg.n++] = i;
+	for (i = mg.n / 2 - 1; i >= 0; i--)
+		merge_down(&mg, i);
+	while (mg.n && !ret) {
+		int cpu = mg.heap[0];
+		const struct ns_sched_event *ev = &cpus[cpu].ev[mg.pos[cpu]++];
+
+		if (mg.pos[cpu] == cpus[cpu].nr)
+			mg.heap[0] = mg.heap[--mg.n];
+		merge_down(&mg, 0);
+		switch (ev->kind) {
+		case NS_SCHED_SWITCH:
+			ret = on_switch(m, ev);
+			break;
+		case NS_SCHED_WAKEUP:
+		case NS_SCHED_WAKEUP_NEW:
+		case NS_SCHED_WAKING:
+			ret = on_wakeup(m, ev);
+			break;
+		case SCHED_IMPLICIT:
+			ret = on_implicit(m, ev);
+			break;
+		default:
+			break;
+		}
+	}
+out:
+	free(mg.pos);
+	free(mg.heap);
+	return ret;
+}
+
+/* The CPUs' runs before their first switch, and the open ends at the range's end. */
+static int machine_finish(struct machine *m, struct cpu_events *cpus, int nr_cpus)
+{
+	size_t i;
+	int cpu;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct task *t;
+		uint64_t d;
+
+		if (m->run_pid[cpu] < 0)
+			continue;
+		d = clip(m, m->run_since[cpu], m->end);
+		t = task_get(m, m->run_pid[cpu]);
+		if (!t)
+			return -ENOMEM;
+		t->st.state_ns[NS_TS_RUNNING] += d;
+		if (m->run_pid[cpu])
+			m->cpus[cpu].busy_ns += d;
+		else
+			m->cpus[cpu].idle_ns += d;
+	}
+	for (i = 0; i < m->nr_tasks; i++) {
+		struct task *t = &m->tasks[i];
+
+		accrue(m, t, m->end);
+		t->st.end_state = t->state;
+		t->st.end_since = t->since;
+	}
+	return 0;
+}
+
+/* Before a CPU's first sched_switch, its prev_pid ran from the CPU's first event. */
+static void machine_start(struct machine *m, struct ns_trace *trace, struct cpu_events *cpus,
+			  int nr_cpus)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		size_t i;
+
+		m->run_pid[cpu] = -1;
+		for (i = 0; i < cpus[cpu].nr; i++)
+			if (cpus[cpu].ev[i].kind == NS_SCHED_SWITCH) {
+				m->run_pid[cpu] = cpus[cpu].ev[i].pid;
+				m->run_since[cpu] = ns_trace_ev_ts(trace, cpu, 0);
+				break;
+			}
+	}
+}
+
+static void machine_free(struct machine *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_tasks; i++) {
+		free(m->tasks[i].segs);
+		free(m->tasks[i].lats);
+	}
+	free(m->tasks);
+	free(m->slots);
+	free(m->run_pid);
+	free(m->run_since);
+	free(m->cpus);
+	free(m->gaps);
+	free(m->min_lo);
+}
+
+/*
+ * Read and run: fills @m over [t0, t1) with the filters of @fs; the type
+ * counts (NS_TYPE_SLOTS of them) into @type_counts when not NULL.
+ */
+static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struct machine *m,
+		   uint64_t *type_counts, char *err, size_t err_len)
+{
+	int nr_cpus = ns_trace_nr_cpus(trace), cpu, ret;
+	struct collect c = { .trace = trace, .nr_cpus = nr_cpus };
+	struct ns_visible *vis_sched = NULL, *vis_list = NULL;
+	uint64_t dummy[1];
+
+	c.cpus = calloc(nr_cpus ? nr_cpus : 1, sizeof(*c.cpus));
+	m->run_pid = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->run_pid));
+	m->run_since = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->run_since));
+	m->cpus = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->cpus));
+	if (!c.cpus || !m->run_pid || !m->run_since || !m->cpus) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = visible_without_tasks(trace, fs, &vis_sched, err, err_len);
+	if (!ret && type_counts && filters_list(fs, false))
+		ret = ns_visible_build(trace, fs, &vis_list, err, err_len);
+	if (ret)
+		goto out;
+	c.vis_sched = vis_sched;
+	c.vis_list = vis_list;
+	c.count_types = type_counts != NULL;
+	c.type_counts = type_counts ? type_counts : dummy;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		c.cpus[cpu].kept = keeps(fs, NS_FILTER_CPU, cpu);
+		c.cpus[cpu].lo = ns_trace_cpu_lower_bound(trace, cpu, m->t0);
+		c.cpus[cpu].hi = ns_trace_cpu_lower_bound(trace, cpu, m->t1);
+		m->cpus[cpu].cpu = cpu;
+	}
+	ret = collect_all(&c);
+	if (ret) {
+		snprintf(err, err_len, "%s", ret == -EIO ? "cannot read an event back from the file"
+			 : strerror(-ret));
+		goto out;
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct ns_sched_cpu *sc = &m->cpus[cpu];
+
+		sc->drops = ns_trace_cpu_nr_drops(trace, cpu, c.cpus[cpu].lo, c.cpus[cpu].hi,
+						  &sc->lost);
+		sc->events = c.cpus[cpu].kept ? c.cpus[cpu].hi - c.cpus[cpu].lo : 0;
+		if (vis_list && c.cpus[cpu].kept) {
+			uint64_t i;
+
+			sc->events = 0;
+			for (i = c.cpus[cpu].lo; i < c.cpus[cpu].hi; i++)
+				sc->events += ns_visible_list_event(vis_list, cpu, i) != 0;
+		}
+	}
+	ret = gaps_load(m, trace);
+	if (ret)
+		goto out;
+	machine_start(m, trace, c.cpus, nr_cpus);
+	ret = run_machine(m, c.cpus, nr_cpus);
+	if (!ret)
+		ret = machine_finish(m, c.cpus, nr_cpus);
+	if (ret)
+		snprintf(err, err_len, "%s", strerror(-ret));
+out:
+	for (cpu = 0; c.cpus && cpu < nr_cpus; cpu++)
+		free(c.cpus[cpu].ev);
+	free(c.cpus);
+	ns_visible_free(vis_sched);
+	ns_visible_free(vis_list);
+	return ret;
+}
+
+/* ---- the statistics ------------------------------------------------------- */
+
+static bool task_active(const struct ns_sched_task *t)
+{
+	int s;
+
+	if (t->runs || t->wakeups || t->wakeup.n || t->waking.n)
+		return true;
+	for (s = 0; s < NS_NR_TS; s++)
+		if (t->state_ns[s])
+			return true;
+	return false;
+}
+
+static int task_cmp(const void *a, const void *b)
+{
+	const struct ns_sched_task *x = a, *y = b;
+
+	if (x->state_ns[NS_TS_RUNNING] != y->state_ns[NS_TS_RUNNING])
+		return x->state_ns[NS_TS_RUNNING] > y->state_ns[NS_TS_RUNNING] ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int type_cmp(const void *a, const void *b)
+{
+	const struct ns_sched_type *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return (x->type > y->type) - (x->type < y->type);
+}
+
+int ns_sched_stats_build(struct ns_trace *trace, const struct ns_filter_set *fs, uint64_t t0,
+			 uint64_t t1, struct ns_sched_stats **out, char *err, size_t err_len)
+{
+	struct machine m = { 0 };
+	struct ns_sched_stats *st;
+	uint64_t *counts = NULL, last = ns_trace_last_ns(trace);
+	size_t i, n;
+	int cpu, ret;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	counts = calloc(NS_TYPE_SLOTS, sizeof(*counts));
+	if (!st || !counts) {
+		ret = -ENOMEM;
+		snprintf(err, err_len, "%s", strerror(-ret));
+		goto out;
+	}
+	if (t0 < ns_trace_first_ns(trace))
+		t0 = ns_trace_first_ns(trace);
+	if (t1 > last + 1)
+		t1 = last + 1;
+	if (t1 < t0)
+		t1 = t0;
+	st->t0 = m.t0 = t0;
+	st->t1 = m.t1 = t1;
+	/* the trace ends with its last event: no run lasts beyond */
+	m.end = t1 < last ? t1 : last;
+	ret = analyse(trace, fs, &m, counts, err, err_len);
+	if (ret)
+		goto out;
+	st->tasks = calloc(m.nr_tasks ? m.nr_tasks : 1, sizeof(*st->tasks));
+	st->cpus = calloc(ns_trace_nr_cpus(trace) + 1, sizeof(*st->cpus));
+	for (i = 0, n = 0; i < NS_TYPE_SLOTS; i++)
+		n += counts[i] != 0;
+	st->types = calloc(n ? n : 1, sizeof(*st->types));
+	if (!st->tasks || !st->cpus || !st->types) {
+		ret = -ENOMEM;
+		snprintf(err, err_len, "%s", strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < m.nr_tasks; i++) {
+		struct ns_sched_task *t = &m.tasks[i].st;
+
+		if (!task_active(t) || !keeps(fs, NS_FILTER_TASK, t->pid))
+			continue;
+		if (!t->wakeup.n)
+			t->wakeup.min_ns = 0;
+		if (!t->waking.n)
+			t->waking.min_ns = 0;
+		st->tasks[st->nr_tasks++] = *t;
+	}
+	qsort(st->tasks, st->nr_tasks, sizeof(*st->tasks), task_cmp);
+	for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++)
+		if (keeps(fs, NS_FILTER_CPU, cpu))
+			st->cpus[st->nr_cpus++] = m.cpus[cpu];
+	for (i = 0; i < NS_TYPE_SLOTS; i++)
+		if (counts[i])
+			st->types[st->nr_types++] = (struct ns_sched_type){ (int)i, counts[i] };
+	qsort(st->types, st->nr_types, sizeof(*st->types), type_cmp);
+	st->wakeup[0] = m.wakeup[0];
+	st->wakeup[1] = m.wakeup[1];
+	st->waking = m.waking;
+	*out = st;
+	st = NULL;
+out:
+	machine_free(&m);
+	free(counts);
+	ns_sched_stats_free(st);
+	return ret;
+}
+
+void ns_sched_stats_free(struct ns_sched_stats *st)
+{
+	if (!st)
+		return;
+	free(st->tasks);
+	free(st->cpus);
+	free(st->types);
+	free(st);
+}
+
+const struct ns_sched_task *ns_sched_stats_task(const struct ns_sched_stats *st, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_tasks; i++)
+		if (st->tasks[i].pid == pid)
+			return &st->tasks[i];
+	return NULL;
+}
+
+/* ---- timelines ------------------------------------------------------------ */
+
+struct ns_sched {
+	struct machine m;
+};
+
+struct ns_sched *ns_sched_build(struct ns_trace *trace, const struct ns_filter_set *fs,
+				char *err, size_t err_len)
+{
+	struct ns_sched *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s) {
+		snprintf(err, err_len, "%s", strerror(ENOMEM));
+		return NULL;
+	}
+	s->m.timeline = true;
+	s->m.t0 = ns_trace_first_ns(trace);
+	s->m.t1 = ns_trace_last_ns(trace) + 1;
+	s->m.end = ns_trace_last_ns(trace);
+	ret = analyse(trace, fs, &s->m, NULL, err, err_len);
+	if (ret) {
+		ns_sched_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void ns_sched_free(struct ns_sched *s)
+{
+	if (!s)
+		return;
+	machine_free(&s->m);
+	free(s);
+}
+
+static const struct task *task_find(const struct machine *m, int pid)
+{
+	size_t h;
+
+	if (!m->nr_slots)
+		return NULL;
+	for (h = hash_pid(pid, m->nr_slots); m->slots[h]; h = (h + 1) & (m->nr_slots - 1))
+		if (m->tasks[m->slots[h] - 1].st.pid == pid)
+			return &m->tasks[m->slots[h] - 1];
+	return NULL;
+}
+
+static struct ns_sched_ref seg_ref(const struct seg *g)
+{
+	return (struct ns_sched_ref){ g->ev_cpu, g->ev_idx, g->start_ns };
+}
+
+static bool seg_before(size_t i, const void *arg)
+{
+	const struct { const struct seg *segs; uint64_t ts; } *k = arg;
+
+	return k->segs[i].start_ns <= k->ts;
+}
+
+int ns_sched_state_at(const struct ns_sched *s, int pid, uint64_t ts_ns, struct ns_sched_ctx *ctx)
+{
+	const struct task *t = task_find(&s->m, pid);
+	struct { const struct seg *segs; uint64_t ts; } key;
+	const struct seg *g;
+	size_t i, run;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->switch_in.cpu = ctx->switch_out.cpu = ctx->wakeup.cpu = ctx->waking.cpu = -1;
+	ctx->waker = -1;
+	ctx->latency_ns = -1;
+	ctx->cpu = -1;
+	if (!t || pid <= 0 || !t->nr_segs)
+		return -ENOENT;
+	key.segs = t->segs;
+	key.ts = ts_ns;
+	/* the last state change at or before ts_ns */
+	i = ns_lower_bound(t->nr_segs, seg_before, &key);
+	if (!i) {
+		ctx->state = NS_TS_UNKNOWN;
+		ctx->until_ns = t->segs[0].start_ns;
+		return 0;
+	}
+	g = &t->segs[--i];
+	ctx->state = g->state;
+	ctx->since_ns = g->start_ns;
+	ctx->until_ns = i + 1 < t->nr_segs ? t->segs[i + 1].start_ns : UINT64_MAX;
+	if (g->state == NS_TS_RUNNING)
+		ctx->cpu = g->cpu;
+	/* the run it belongs to: this one, or the next */
+	for (run = i; run < t->nr_segs && t->segs[run].state != NS_TS_RUNNING; run++)
+		;
+	if (run < t->nr_segs) {
+		const struct seg *r = &t->segs[run];
+
+		ctx->switch_in = seg_ref(r);
+		ctx->unseen_switch_in = r->implicit;
+		if (run + 1 < t->nr_segs && t->segs[run + 1].switch_out)
+			ctx->switch_out = seg_ref(&t->segs[run + 1]);
+		if (r->lat >= 0) {
+			const struct lat *l = &t->lats[r->lat];
+
+			ctx->wakeup = l->wakeup;
+			ctx->waking = l->waking;
+			ctx->waker = l->waker;
+			ctx->latency_ns = (int64_t)(r->start_ns - l->wakeup.ts_ns);
+		}
+	}
+	return 0;
+}
+
+int ns_sched_event_ctx(struct ns_trace *trace, const struct ns_sched *s, int cpu, uint64_t idx,
+		       int *pid, struct ns_sched_ctx *ctx)
+{
+	struct ns_sched_event ev;
+	struct ns_event e;
+	int ret;
+
+	if (ns_trace_event(trace, cpu, idx, &e))
+		return -ENOENT;
+	*pid = e.pid;
+	ret = ns_trace_sched_read(trace, cpu, idx, &ev);
+	if (ret && ret != -ENOENT)
+		return ret;
+	if (!ret && ev.kind == NS_SCHED_SWITCH)
+		*pid = ev.next_pid;
+	else if (!ret && ev.kind != NS_SCHED_MIGRATE)
+		*pid = ev.pid;
+	return ns_sched_state_at(s, *pid, e.ts_ns, ctx);
+}

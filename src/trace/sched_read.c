@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The scheduler events' fields for the scheduling analysis (see
+ * trace_sched.h), read back from the file when asked rather than kept in
+ * the index: a scan walks a CPU's records with its own page iterator (the
+ * fast reader) and decodes only the few event types it wants, which costs
+ * about what decompressing the pages costs. Files the fast reader refuses
+ * are read through libtracecmd, one event at a time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pages.h"
+#include "trace-int.h"
+#include "nurseshark/trace_sched.h"
+
+/* Where the events keep their fields; a kind the trace lacks has id -1. */
+struct sched_layout {
+	int id[NS_SCHED_MIGRATE + 1];
+	/* SWITCH: prev_pid, prev_state, next_pid, next_prio; wakeups: pid, target_cpu,
+	 * prio, success; MIGRATE: pid, orig_cpu, dest_cpu, prio */
+	struct tep_format_field *f[NS_SCHED_MIGRATE + 1][4];
+};
+
+static const char *const kind_event[] = {
+	[NS_SCHED_SWITCH] = "sched_switch",
+	[NS_SCHED_WAKEUP] = "sched_wakeup",
+	[NS_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
+	[NS_SCHED_WAKING] = "sched_waking",
+	[NS_SCHED_MIGRATE] = "sched_migrate_task",
+};
+
+static const char *const kind_fields[][4] = {
+	[NS_SCHED_SWITCH] = { "prev_pid", "prev_state", "next_pid", "next_prio" },
+	[NS_SCHED_WAKEUP] = { "pid", "target_cpu", "prio", "success" },
+	[NS_SCHED_WAKEUP_NEW] = { "pid", "target_cpu", "prio", "success" },
+	[NS_SCHED_WAKING] = { "pid", "target_cpu", "prio", "success" },
+	[NS_SCHED_MIGRATE] = { "pid", "orig_cpu", "dest_cpu", "prio" },
+};
+
+static void layout_find(struct ns_trace *trace, struct sched_layout *l)
+{
+	int k, i;
+
+	memset(l, 0, sizeof(*l));
+	/* libtraceevent caches the last event found: not from two threads at once */
+	pthread_mutex_lock(&trace->tep_lock);
+	for (k = NS_SCHED_SWITCH; k <= NS_SCHED_MIGRATE; k++) {
+		struct tep_event *ev = trace->tep ?
+			tep_find_event_by_name(trace->tep, "sched", kind_event[k]) : NULL;
+
+		l->id[k] = -1;
+		if (!ev)
+			continue;
+		for (i = 0; i < 4; i++)
+			l->f[k][i] = tep_find_field(ev, kind_fields[k][i]);
+		/* the pid (and for a switch, next_pid) are what every use needs */
+		if (!l->f[k][0] || (k == NS_SCHED_SWITCH && !l->f[k][2]))
+			continue;
+		l->id[k] = ev->id;
+	}
+	pthread_mutex_unlock(&trace->tep_lock);
+}
+
+static int kind_of(const struct sched_layout *l, int type)
+{
+	int k;
+
+	for (k = NS_SCHED_SWITCH; k <= NS_SCHED_MIGRATE; k++)
+		if (l->id[k] == type)
+			return k;
+	return NS_SCHED_NONE;
+}
+
+static int64_t num(const struct tep_format_field *f, const void *data, uint32_t size,
+		   int64_t dflt)
+{
+	unsigned long long v;
+
+	if (!f || f->offset < 0 || f->size <= 0 || (uint32_t)(f->offset + f->size) > size)
+		return dflt;
+	if (tep_read_number_field((struct tep_format_field *)f, data, &v))
+		return dflt;
+	/* sign-extend the narrow signed fields (pid_t, int) */
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		int bits = f->size * 8;
+
+		if (v & (1ull << (bits - 1)))
+			v |= ~0ull << bits;
+	}
+	return (int64_t)v;
+}
+
+/* Fill @out from a record of kind @k: 0, or 1 when it is to be left out. */
+static int decode(const struct sched_layout *l, int k, const void *data, uint32_t size,
+		  struct ns_sched_event *out)
+{
+	struct tep_format_field *const *f = l->f[k];
+
+	out->kind = k;
+	out->pid = (int32_t)num(f[0], data, size, -1);
+	out->next_pid = -1;
+	out->prio = -1;
+	out->state = -1;
+	switch (k) {
+	case NS_SCHED_SWITCH:
+		out->state = num(f[1], data, size, -1);
+		out->next_pid = (int32_t)num(f[2], data, size, -1);
+		out->prio = (int32_t)num(f[3], data, size, -1);
+		break;
+	case NS_SCHED_MIGRATE:
+		out->state = num(f[1], data, size, -1);
+		out->next_pid = (int32_t)num(f[2], data, size, -1);
+		out->prio = (int32_t)num(f[3], data, size, -1);
+		break;
+	default:
+		out->state = num(f[1], data, size, -1);
+		out->prio = (int32_t)num(f[2], data, size, -1);
+		if (f[3] && !num(f[3], data, size, 1))
+			return 1;	/* "success == 0": no wakeup (kernels before 4.0) */
+	}
+	return 0;
+}
+
+bool ns_trace_sched_has(const struct ns_trace *trace, int kind)
+{
+	struct sched_layout l;
+
+	if (kind <= NS_SCHED_NONE || kind > NS_SCHED_MIGRATE)
+		return false;
+	layout_find((struct ns_trace *)trace, &l);
+	return l.id[kind] >= 0;
+}
+
+/* The page of @cpu that holds event @idx. */
+static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
+{
+	uint64_t lo = 0, hi = c->nr_pages;
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (c->pages[mid].first_idx <= idx)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int scan_pages(struct ns_trace *trace, const struct sched_layout *l, int cpu,
+		      uint64_t lo, uint64_t hi, int flags,
+		      int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
+{
+	const struct ns_cpu *c = &trace->cpus[cpu];
+	uint64_t p = page_of(c, lo), idx = c->pages[p].first_idx;
+	struct ns_pages_iter *it;
+	struct ns_pages_record r;
+	int ret = 0, k;
+
+	it = ns_pages_iter_open(trace->pages, cpu,
+				(c->pages[p].offset - ns_pages_page_offset(trace->pages, cpu, 0)) /
+				(uint64_t)trace->page_size, UINT64_MAX);
+	if (!it)
+		return -ENOMEM;
+	ns_pages_iter_window(it, 8u << 20);
+	for (; idx < hi; idx++) {
+		struct ns_sched_event ev;
+
+		ret = ns_pages_iter_next(it, &r);
+		if (ret != 1) {
+			ret = ret ? ret : -EIO;	/* fewer records than indexed */
+			break;
+		}
+		ret = 0;
+		if (idx < lo)
+			continue;
+		k = kind_of(l, r.type);
+		if (k == NS_SCHED_NONE && !(flags & NS_SCHED_SCAN_ALL))
+			continue;
+		/* the index and the file must agree */
+		if (r.ts_ns != ns_ev_ts(&c->ev, idx)) {
+			ret = -EIO;
+			break;
+		}
+		ev.ts_ns = r.ts_ns;
+		ev.idx = idx;
+		ev.cpu = cpu;
+		ev.common_pid = r.pid;
+		ev.type = r.type;
+		if (k == NS_SCHED_NONE)
+			ev.kind = NS_SCHED_NONE;
+		else if (decode(l, k, r.data, r.size, &ev)) {
+			if (!(flags & NS_SCHED_SCAN_ALL))
+				continue;
+			ev.kind = NS_SCHED_NONE;	/* a wakeup that was none */
+		}
+		ret = fn(arg, &ev);
+		if (ret)
+			break;
+	}
+	ns_pages_iter_close(it);
+	return ret;
+}
+
+/* One event through ns_trace_read() (either path): 0, 1 not wanted, or -EIO. */
+static int read_one(struct ns_trace *trace, const struct sched_layout *l, int cpu, uint64_t idx,
+		    struct ns_sched_event *ev)
+{
+	struct ns_event e;
+	struct tep_record *rec;
+	int k, ret;
+
+	ns_ev_get(&trace->cpus[cpu].ev, idx, &e);
+	ev->ts_ns = e.ts_ns;
+	ev->idx = idx;
+	ev->cpu = cpu;
+	ev->common_pid = e.pid;
+	ev->type = e.type;
+	ev->kind = NS_SCHED_NONE;
+	k = kind_of(l, e.type);
+	if (k == NS_SCHED_NONE)
+		return 1;
+	rec = ns_trace_read(trace, cpu, idx);
+	if (!rec)
+		return -EIO;
+	ret = decode(l, k, rec->data, (uint32_t)rec->size, ev);
+	ns_trace_read_done(trace, rec);
+	if (ret)
+		ev->kind = NS_SCHED_NONE;
+	return ret;
+}
+
+/* ---- kept while indexing (ns_trace_open_sched()) -------------------------- */
+
+struct capture_cpu {
+	struct ns_sched_event *ev;
+	size_t nr, cap;
+};
+
+struct ns_sched_capture {
+	struct sched_layout l;
+	struct capture_cpu *cpus;
+};
+
+struct ns_sched_capture *ns_sched_capture_new(struct ns_trace *trace)
+{
+	struct ns_sched_capture *cap = calloc(1, sizeof(*cap));
+
+	if (!cap)
+		return NULL;
+	cap->cpus = calloc(trace->nr_cpus ? trace->nr_cpus : 1, sizeof(*cap->cpus));
+	if (!cap->cpus) {
+		free(cap);
+		return NULL;
+	}
+	layout_find(trace, &cap->l);
+	return cap;
+}
+
+void ns_sched_capture_free(struct ns_sched_capture *cap, int nr_cpus)
+{
+	int cpu;
+
+	if (!cap)
+		return;
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		free(cap->cpus[cpu].ev);
+	free(cap->cpus);
+	free(cap);
+}
+
+/* Called by the thread that indexes @cpu, for each record once it is indexed. */
+int ns_sched_capture_one(struct ns_trace *trace, int cpu, uint64_t idx, int type,
+			 struct tep_record *rec)
+{
+	struct ns_sched_capture *cap = trace->capture;
+	struct capture_cpu *cc = &cap->cpus[cpu];
+	struct ns_sched_event ev;
+	struct ns_event e;
+	int k = kind_of(&cap->l, type);
+
+	if (k == NS_SCHED_NONE || decode(&cap->l, k, rec->data, (uint32_t)rec->size, &ev))
+		return 0;
+	ns_ev_get(&trace->cpus[cpu].ev, idx, &e);
+	ev.ts_ns = e.ts_ns;
+	ev.idx = idx;
+	ev.cpu = cpu;
+	ev.common_pid = e.pid;
+	ev.type = e.type;
+	if (cc->nr == cc->cap) {
+		size_t n = cc->cap ? cc->cap * 2 : 1024;
+		struct ns_sched_event *nv = realloc(cc->ev, n * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		cc->ev = nv;
+		cc->cap = n;
+	}
+	cc->ev[cc->nr++] = ev;
+	return 0;
+}
+
+struct ns_trace *ns_trace_open_sched(const char *path, char *err, size_t err_len)
+{
+	return ns_trace_open_capture(path, true, err, err_len);
+}
+
+/* The scan from what indexing kept: the file is not read again. */
+static int scan_captured(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi, int flags,
+			 int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
+{
+	const struct capture_cpu *cc = &trace->capture->cpus[cpu];
+	const struct ns_events *evs = &trace->cpus[cpu].ev;
+	size_t a = 0, b = cc->nr, k;
+	uint64_t idx;
+	int ret = 0;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (cc->ev[mid].idx < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	k = a;
+	if (!(flags & NS_SCHED_SCAN_ALL)) {
+		for (; k < cc->nr && cc->ev[k].idx < hi && !ret; k++)
+			ret = fn(arg, &cc->ev[k]);
+		return ret;
+	}
+	for (idx = lo; idx < hi && !ret; idx++) {
+		struct ns_sched_event ev;
+		struct ns_event e;
+
+		if (k < cc->nr && cc->ev[k].idx == idx) {
+			ret = fn(arg, &cc->ev[k++]);
+			continue;
+		}
+		ns_ev_get(evs, idx, &e);
+		ev.ts_ns = e.ts_ns;
+		ev.idx = idx;
+		ev.cpu = cpu;
+		ev.kind = NS_SCHED_NONE;
+		ev.common_pid = e.pid;
+		ev.type = e.type;
+		ev.pid = ev.next_pid = ev.prio = -1;
+		ev.state = -1;
+		ret = fn(arg, &ev);
+	}
+	return ret;
+}
+
+int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi, int flags,
+			int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
+{
+	struct sched_layout l;
+	uint64_t n = ns_trace_cpu_nr_events(trace, cpu), idx;
+	int ret = 0, k, any = 0;
+
+	if (hi > n)
+		hi = n;
+	if (lo >= hi)
+		return 0;
+	layout_find(trace, &l);
+	for (k = NS_SCHED_SWITCH; k <= NS_SCHED_MIGRATE; k++)
+		any |= l.id[k] >= 0;
+	if (!any && !(flags & NS_SCHED_SCAN_ALL))
+		return 0;
+	if (trace->capture)
+		return scan_captured(trace, cpu, lo, hi, flags, fn, arg);
+	if (trace->pages)
+		return scan_pages(trace, &l, cpu, lo, hi, flags, fn, arg);
+	for (idx = lo; idx < hi && !ret; idx++) {
+		struct ns_sched_event ev;
+
+		/* the index has what other events need: only sched events are read */
+		ret = read_one(trace, &l, cpu, idx, &ev);
+		if (ret == 1)
+			ret = (flags & NS_SCHED_SCAN_ALL) ? fn(arg, &ev) : 0;
+		else if (!ret)
+			ret = fn(arg, &ev);
+	}
+	return ret;
+}
+
+int ns_trace_sched_read(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_sched_event *out)
+{
+	struct sched_layout l;
+	int ret;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= ns_trace_cpu_nr_events(trace, cpu))
+		return -ENOENT;
+	layout_find(trace, &l);
+	ret = read_one(trace, &l, cpu, idx, out);
+	return ret == 1 ? -ENOENT : ret;
+}
+
+/* The first entry of @cpu's lost-events table with idx >= @idx. */
+static uint64_t missed_lower(const struct ns_cpu *c, uint64_t idx)
+{
+	uint64_t lo = 0, hi = c->nr_missed;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (c->missed[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+long long ns_trace_missed_before(const struct ns_trace *trace, int cpu, uint64_t idx)
+{
+	const struct ns_cpu *c;
+	uint64_t i;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus)
+		return 0;
+	c = &trace->cpus[cpu];
+	i = missed_lower(c, idx);
+	return i < c->nr_missed && c->missed[i].idx == idx ? c->missed[i].count : 0;
+}
+
+uint64_t ns_trace_cpu_nr_drops(const struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi,
+			       long long *lost)
+{
+	const struct ns_cpu *c;
+	uint64_t i, n = 0;
+
+	if (lost)
+		*lost = 0;
+	if (cpu < 0 || cpu >= trace->nr_cpus)
+		return 0;
+	c = &trace->cpus[cpu];
+	for (i = missed_lower(c, lo); i < c->nr_missed && c->missed[i].idx < hi; i++) {
+		n++;
+		if (lost && c->missed[i].count > 0)
+			*lost += c->missed[i].count;
+	}
+	return n;
+}
+
+int ns_trace_cpu_drop(const struct ns_trace *trace, int cpu, uint64_t k, uint64_t *idx,
+		      long long *count)
+{
+	const struct ns_cpu *c;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus || k >= trace->cpus[cpu].nr_missed)
+		return -ENOENT;
+	c = &trace->cpus[cpu];
+	*idx = c->missed[k].idx;
+	if (count)
+		*count = c->missed[k].count;
+	return 0;
+}
