@@ -16,6 +16,7 @@
 
 #include "nurseshark/filter.h"
 #include "nurseshark/model_search.h"
+#include "nurseshark/record.h"
 #include "nurseshark/session.h"
 #include "nurseshark/trace.h"
 #include "nurseshark/tui.h"
@@ -328,6 +329,8 @@ int main(int argc, char **argv)
 	struct ns_config_schema schema;
 	struct ns_files files;
 
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return ns_record_main(argc - 1, argv + 1);
 	main_start_ms = now_ms(CLOCK_MONOTONIC);
 	setlocale(LC_ALL, "");
 	argv[0] = "nurseshark";	/* getopt's messages name the program, not its path */

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `nurseshark record`: the command line, the run and the cleanup. The order
+ * is what keeps the promises of the command: everything that can fail
+ * without touching the kernel is checked first (options, the output file,
+ * root and tracefs, the event names, the temp files); then the tracing state
+ * is saved and changed; then the readers drain the ring buffers while the
+ * command runs, for the duration, or until a signal; then the file is
+ * written under a temp name, the state is put back (on every path, errors
+ * and signals included) and the temp file is renamed onto the output.
+ * SIGINT, SIGTERM and SIGHUP only set a flag that ends the recording.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nurseshark/record.h"
+#include "nurseshark/util.h"
+#include "record-int.h"
+
+#ifndef NURSESHARK_VERSION
+#define NURSESHARK_VERSION "0.1"
+#endif
+
+#define DEFAULT_OUTPUT "trace.dat"
+#define PROGRESS_MS 500
+
+/* The signal that asked the recording to stop: a handler can only set a flag. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+enum { OPT_DURATION = 256, OPT_NO_VIEW };
+
+static const struct option record_options[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ "clock", required_argument, NULL, 'C' },
+	{ "buffer", required_argument, NULL, 'B' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "no-view", no_argument, NULL, OPT_NO_VIEW },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_text[] =
+	"usage: nurseshark record [-e EVENT]... [-b KB] [-C CLOCK] [-B BUFFER [-e EVENT]...]\n"
+	"                         [-o FILE] [--duration SECONDS] [--no-view] [-- COMMAND ARGS...]\n"
+	"  -e EVENT          record EVENT: all, SYSTEM, SYSTEM:EVENT or SYSTEM/EVENT (globs);\n"
+	"                    default sched and irq\n"
+	"  -b KB             per-CPU ring buffer size in KiB (restored afterwards)\n"
+	"  -C CLOCK          trace clock, one of tracefs's trace_clock (restored afterwards)\n"
+	"  -B BUFFER         record the instance BUFFER too; -e, -b, -C after it are its own\n"
+	"  -o FILE           output file (default trace.dat); an existing trace.dat is replaced,\n"
+	"                    any other file is left alone\n"
+	"  --duration SECS   stop after SECS seconds (with a command: stop it then)\n"
+	"  --no-view         do not open the viewer on the file afterwards\n"
+	"Records while COMMAND runs, for the duration, or until Ctrl-C.\n";
+
+struct record {
+	struct ns_rec_buffer *bufs;
+	int nbufs;
+	const char *output;
+	double duration;
+	bool view;
+	char **command;
+	char *tmp_path;		/* the trace.dat being written, beside the output */
+	int tmp_fd;
+	bool progress;		/* stderr is a terminal */
+	bool shown;		/* a progress line is on the terminal */
+	double elapsed;
+	pid_t child;
+	int child_status;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct ns_rec_buffer *add_buffer(struct record *r, const char *name)
+{
+	struct ns_rec_buffer *n = realloc(r->bufs, sizeof(*n) * (size_t)(r->nbufs + 1));
+
+	if (!n)
+		return NULL;
+	r->bufs = n;
+	n = &r->bufs[r->nbufs++];
+	memset(n, 0, sizeof(*n));
+	n->name = name ? strdup(name) : NULL;
+	return n;
+}
+
+/* Parses the options into @r. Returns 0, or 2 after printing the usage error. */
+static int parse_args(struct record *r, int argc, char **argv)
+{
+	struct ns_rec_buffer *cur;
+	bool top_used = false;
+	char *end;
+	int opt;
+
+	r->output = DEFAULT_OUTPUT;
+	r->view = true;
+	cur = add_buffer(r, NULL);
+	if (!cur)
+		return 2;
+	argv[0] = "nurseshark record";	/* getopt's messages */
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+e:b:C:B:o:h", record_options, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			cur->specs = tracefs_list_add(cur->specs, optarg);
+			if (!cur->name)
+				top_used = true;
+			break;
+		case 'b':
+			cur->kb = strtol(optarg, &end, 10);
+			if (end == optarg || *end || cur->kb < 1) {
+				fprintf(stderr, "nurseshark: record: -b wants a size in KiB, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			if (!cur->name)
+				top_used = true;
+			break;
+		case 'C':
+			cur->clock = optarg;
+			if (!cur->name)
+				top_used = true;
+			break;
+		case 'B':
+			if (!*optarg || strchr(optarg, '/') || !strcmp(optarg, ".") ||
+			    !strcmp(optarg, "..")) {
+				fprintf(stderr, "nurseshark: record: bad buffer name '%s'\n", optarg);
+				return 2;
+			}
+			cur = add_buffer(r, optarg);
+			if (!cur)
+				return 2;
+			break;
+		case 'o':
+			r->output = optarg;
+			break;
+		case OPT_DURATION:
+			r->duration = strtod(optarg, &end);
+			if (end == optarg || *end || !(r->duration > 0)) {
+				fprintf(stderr, "nurseshark: record: --duration wants seconds, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_NO_VIEW:
+			r->view = false;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		default:
+			fputs(usage_text, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		r->command = argv + optind;
+	/* With -B, the top instance is recorded only when options named it. */
+	if (r->nbufs > 1 && !top_used) {
+		free(r->bufs[0].name);
+		memmove(&r->bufs[0], &r->bufs[1], sizeof(*r->bufs) * (size_t)(r->nbufs - 1));
+		r->nbufs--;
+	}
+	for (int b = 0; b < r->nbufs; b++) {
+		if (!r->bufs[b].specs) {
+			r->bufs[b].specs = tracefs_list_add(NULL, "sched");
+			r->bufs[b].specs = tracefs_list_add(r->bufs[b].specs, "irq");
+		}
+	}
+	return 0;
+}
+
+/* Is the file at @path a trace.dat (its magic), which may be replaced? */
+static bool is_trace_dat(const char *path)
+{
+	static const char magic[] = "\027\010\104tracing";
+	char head[sizeof(magic) - 1];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	     !memcmp(head, magic, sizeof(head));
+	close(fd);
+	return ok;
+}
+
+/* Checks the output and creates the temp trace.dat beside it. */
+static int open_output(struct record *r, char *err, size_t errlen)
+{
+	struct stat st;
+	char *copy, *dir, *base;
+	mode_t mask;
+
+	if (!lstat(r->output, &st) || errno != ENOENT) {
+		if (!stat(r->output, &st) && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s is a directory", r->output);
+			return -1;
+		}
+		if (!is_trace_dat(r->output) && !(stat(r->output, &st) && errno == ENOENT)) {
+			snprintf(err, errlen, "%s exists and is not a trace.dat: not replacing it",
+				 r->output);
+			return -1;
+		}
+	}
+	copy = strdup(r->output);
+	if (!copy)
+		goto nomem;
+	base = basename(copy);
+	dir = dirname(strdup(r->output));
+	if (asprintf(&r->tmp_path, "%s/.%s.nsrec.XXXXXX", dir, base) < 0) {
+		r->tmp_path = NULL;
+		free(copy);
+		goto nomem;
+	}
+	free(copy);
+	r->tmp_fd = mkostemp(r->tmp_path, O_CLOEXEC);
+	if (r->tmp_fd < 0) {
+		snprintf(err, errlen, "cannot create a file in %s: %s", dir, strerror(errno));
+		free(r->tmp_path);
+		r->tmp_path = NULL;
+		return -1;
+	}
+	/* mkstemp makes it 0600: give it what creating the file would have. */
+	mask = umask(0);
+	umask(mask);
+	fchmod(r->tmp_fd, 0666 & ~mask);
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+static int check_tracefs(char *err, size_t errlen)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[4096];
+
+	if (!dir) {
+		snprintf(err, errlen, "no tracefs: mount it (mount -t tracefs nodev /sys/kernel/tracing)");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/tracing_on", dir);
+	if (access(path, W_OK)) {
+		snprintf(err, errlen, "cannot write %.900s: %s (recording needs root)", path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Finds or creates each named instance. */
+static int open_instances(struct record *r, char *err, size_t errlen)
+{
+	for (int b = 0; b < r->nbufs; b++) {
+		struct ns_rec_buffer *buf = &r->bufs[b];
+
+		buf->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+		if (!buf->name)
+			continue;
+		buf->inst = tracefs_instance_create(buf->name);
+		if (!buf->inst) {
+			snprintf(err, errlen, "cannot create the instance %s: %s", buf->name,
+				 strerror(errno));
+			return -1;
+		}
+		buf->created = tracefs_instance_is_new(buf->inst);
+	}
+	return 0;
+}
+
+static void human_bytes(unsigned long long n, char *out, size_t len)
+{
+	if (n >= 10ULL << 20)
+		snprintf(out, len, "%llu MiB", n >> 20);
+	else if (n >= 10ULL << 10)
+		snprintf(out, len, "%llu KiB", n >> 10);
+	else
+		snprintf(out, len, "%llu B", n);
+}
+
+/* The progress line, or with @final the last line, which names the file. */
+static void progress(struct record *r, double elapsed, bool final)
+{
+	unsigned long long events = 0, bytes = 0, lost = 0;
+	char size[32];
+
+	for (int b = 0; b < r->nbufs; b++) {
+		ns_rec_read_lost(&r->bufs[b], false);
+		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++) {
+			events += r->bufs[b].cpus[cpu].events;
+			bytes += r->bufs[b].cpus[cpu].bytes;
+			lost += r->bufs[b].cpus[cpu].lost;
+		}
+	}
+	if (!final && !r->progress)
+		return;
+	human_bytes(bytes, size, sizeof(size));
+	fprintf(stderr, "%snurseshark: record: %.1f s, %llu events, %s, %llu dropped%s",
+		r->progress ? "\r" : "", elapsed, events, size, lost,
+		r->progress ? "\033[K" : "");
+	r->shown = !final;
+	if (final)
+		fprintf(stderr, ", written to %s\n", r->output);
+	fflush(stderr);
+}
+
+static int start_command(struct record *r, char *err, size_t errlen)
+{
+	r->child = fork();
+	if (r->child < 0) {
+		snprintf(err, errlen, "cannot start %s: %s", r->command[0], strerror(errno));
+		return -1;
+	}
+	if (!r->child) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execvp(r->command[0], r->command);
+		fprintf(stderr, "nurseshark: record: %s: %s\n", r->command[0], strerror(errno));
+		_exit(127);
+	}
+	return 0;
+}
+
+/* Drains the buffers until the command ends, the duration passes or a signal. */
+static int record_loop(struct record *r, char *err, size_t errlen)
+{
+	struct pollfd *fds;
+	double start = now_s(), next = start + PROGRESS_MS / 1000.0;
+	int nfds = 0, ret = 0;
+
+	for (int b = 0; b < r->nbufs; b++)
+		nfds += r->bufs[b].ncpus;
+	fds = calloc((size_t)nfds, sizeof(*fds));
+	if (!fds) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	nfds = 0;
+	for (int b = 0; b < r->nbufs; b++)
+		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++)
+			fds[nfds++] = (struct pollfd){ .fd = r->bufs[b].cpus[cpu].rfd,
+						       .events = POLLIN };
+	for (;;) {
+		double t;
+
+		poll(fds, (nfds_t)nfds, 100);
+		for (int b = 0; b < r->nbufs && !ret; b++)
+			ret = ns_rec_drain(&r->bufs[b], false, err, errlen);
+		if (ret || stop_signal)
+			break;
+		if (r->child > 0 && waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
+			r->child = 0;
+			break;
+		}
+		t = now_s();
+		if (r->duration > 0 && t - start >= r->duration)
+			break;
+		if (t >= next) {
+			progress(r, t - start, false);
+			next = t + PROGRESS_MS / 1000.0;
+		}
+	}
+	free(fds);
+	/* A command still running is stopped with the signal that stopped us. */
+	if (r->child > 0) {
+		kill(r->child, stop_signal ? stop_signal : SIGTERM);
+		while (waitpid(r->child, &r->child_status, 0) < 0 && errno == EINTR)
+			;
+		r->child = 0;
+	}
+	for (int b = 0; b < r->nbufs; b++)
+		tracefs_trace_off(r->bufs[b].inst);
+	for (int b = 0; b < r->nbufs && !ret; b++)
+		ret = ns_rec_drain(&r->bufs[b], true, err, errlen);
+	r->elapsed = now_s() - start;
+	return ret;
+}
+
+static void free_record(struct record *r)
+{
+	for (int b = 0; b < r->nbufs; b++) {
+		struct ns_rec_buffer *buf = &r->bufs[b];
+
+		ns_rec_close_cpus(buf);
+		if (buf->inst)
+			tracefs_instance_free(buf->inst);
+		tracefs_list_free(buf->specs);
+		tracefs_list_free(buf->events);
+		tracefs_list_free(buf->saved.enabled);
+		free(buf->saved.clock);
+		free(buf->saved.kb);
+		free(buf->saved.tracer);
+		free(buf->clock_text);
+		free(buf->clock_name);
+		free(buf->name);
+	}
+	free(r->bufs);
+	if (r->tmp_fd >= 0)
+		close(r->tmp_fd);
+	if (r->tmp_path)
+		unlink(r->tmp_path);
+	free(r->tmp_path);
+}
+
+static void view(const char *path)
+{
+	execl("/proc/self/exe", "nurseshark", "--", path, (char *)NULL);
+	fprintf(stderr, "nurseshark: record: cannot start the viewer: %s\n", strerror(errno));
+}
+
+int ns_record_main(int argc, char **argv)
+{
+	struct record r = { .tmp_fd = -1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[1024] = "", tmp_prefix[4096];
+	bool touched = false;
+	int ret = 1;
+
+	if (parse_args(&r, argc, argv)) {
+		ret = 2;
+		goto out;
+	}
+	r.progress = isatty(STDERR_FILENO);
+	if (check_tracefs(err, sizeof(err)) || open_output(&r, err, sizeof(err)))
+		goto out;
+	for (int b = 0; b < r.nbufs; b++)
+		if (ns_rec_resolve_events(&r.bufs[b], err, sizeof(err)))
+			goto out;
+	/* From here on the kernel's state changes: a signal must end the run, not us. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	touched = true;
+	if (open_instances(&r, err, sizeof(err)))
+		goto out;
+	snprintf(tmp_prefix, sizeof(tmp_prefix), "%.4000s", r.tmp_path);
+	for (int b = 0; b < r.nbufs; b++) {
+		if (ns_rec_save_state(&r.bufs[b], err, sizeof(err)) ||
+		    ns_rec_setup(&r.bufs[b], err, sizeof(err)) ||
+		    ns_rec_open_cpus(&r.bufs[b], tmp_prefix, err, sizeof(err)))
+			goto out;
+		ns_rec_read_lost(&r.bufs[b], true);
+	}
+	if (stop_signal)
+		goto out_signal;
+	for (int b = 0; b < r.nbufs; b++)
+		if (tracefs_trace_on(r.bufs[b].inst) < 0) {
+			snprintf(err, sizeof(err), "cannot turn tracing on: %s", strerror(errno));
+			goto out;
+		}
+	if (r.command && start_command(&r, err, sizeof(err)))
+		goto out;
+	if (record_loop(&r, err, sizeof(err)))
+		goto out;
+	ret = ns_rec_write_file(r.bufs, r.nbufs, r.tmp_fd, "nurseshark " NURSESHARK_VERSION,
+				err, sizeof(err));
+	r.tmp_fd = -1;	/* closed by the writer */
+	if (ret) {
+		ret = 1;
+		goto out;
+	}
+	if (rename(r.tmp_path, r.output)) {
+		snprintf(err, sizeof(err), "cannot rename %s to %s: %s", r.tmp_path, r.output,
+			 strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	free(r.tmp_path);
+	r.tmp_path = NULL;
+	progress(&r, r.elapsed, true);
+	ret = 0;
+	goto out;
+out_signal:
+	snprintf(err, sizeof(err), "stopped by signal %d before recording", (int)stop_signal);
+out:
+	if (touched) {
+		for (int b = r.nbufs - 1; b >= 0; b--) {
+			if (ns_rec_restore_state(&r.bufs[b]) && !ret) {
+				snprintf(err, sizeof(err), "could not put back all of the tracing state of %s",
+					 r.bufs[b].name ? r.bufs[b].name : tracefs_tracing_dir());
+				ret = 1;
+			}
+		}
+	}
+	if (r.shown)
+		fputc('\n', stderr);
+	if (err[0])
+		fprintf(stderr, "nurseshark: record: %s\n", err);
+	if (!ret && r.command && WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status))
+		fprintf(stderr, "nurseshark: record: %s exited with status %d\n", r.command[0],
+			WEXITSTATUS(r.child_status));
+	free_record(&r);
+	if (!ret && r.view)
+		view(r.output);
+	return ret;
+}
