@@ -149,8 +149,8 @@ int ns_rec_drain(struct ns_rec_buffer *buf, bool flush, char *err, size_t errlen
 				c->events += count_events(kbuf, data);
 				w = write_all(c->wfd, data, (size_t)page);
 				if (w) {
-					snprintf(err, errlen, "cannot write %s: %s", c->path,
-						 strerror(-w));
+					snprintf(err, errlen, "cannot write CPU %d's events to %s: %s",
+						 cpu, c->path, strerror(-w));
 					ret = -1;
 					goto out;
 				}
@@ -235,7 +235,10 @@ void ns_rec_close_cpus(struct ns_rec_buffer *buf)
 	buf->cpus = NULL;
 }
 
-/* The event globs whose formats the file holds; NULL (all) when one is "all". */
+/*
+ * The event globs whose formats the file holds, the -e arguments as given
+ * (libtracecmd matches them as trace-cmd does); NULL (all) when one is "all".
+ */
 static struct tracecmd_event_list *event_list(struct ns_rec_buffer *bufs, int nbufs)
 {
 	struct tracecmd_event_list *list = NULL;
@@ -243,7 +246,7 @@ static struct tracecmd_event_list *event_list(struct ns_rec_buffer *bufs, int nb
 	for (int b = 0; b < nbufs; b++) {
 		if (bufs[b].all)
 			goto all;
-		for (char **ev = bufs[b].events; ev && *ev; ev++) {
+		for (char **ev = bufs[b].specs; ev && *ev; ev++) {
 			struct tracecmd_event_list *item = calloc(1, sizeof(*item));
 
 			if (!item)

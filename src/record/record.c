@@ -266,6 +266,11 @@ static int check_tracefs(char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/tracing_on", dir);
+	if (access(path, F_OK) && errno == ENOENT) {
+		snprintf(err, errlen, "no tracefs at %.400s (mount -t tracefs nodev %.400s)", dir,
+			 dir);
+		return -1;
+	}
 	if (access(path, W_OK)) {
 		snprintf(err, errlen, "cannot write %.900s: %s (recording needs root)", path,
 			 strerror(errno));
@@ -501,6 +506,9 @@ int ns_record_main(int argc, char **argv)
 out_signal:
 	snprintf(err, sizeof(err), "stopped by signal %d before recording", (int)stop_signal);
 out:
+	/* An instance cannot be removed while its ring buffers are open. */
+	for (int b = 0; b < r.nbufs; b++)
+		ns_rec_close_cpus(&r.bufs[b]);
 	if (touched) {
 		for (int b = r.nbufs - 1; b >= 0; b--) {
 			if (ns_rec_restore_state(&r.bufs[b]) && !ret) {
