@@ -58,18 +58,21 @@ static const struct option record_options[] = {
 };
 
 static const char usage_text[] =
-	"usage: nurseshark record [-e EVENT]... [-b KB] [-C CLOCK] [-B BUFFER [-e EVENT]...]\n"
-	"                         [-o FILE] [--duration SECONDS] [--no-view] [-- COMMAND ARGS...]\n"
-	"  -e EVENT          record EVENT: all, SYSTEM, SYSTEM:EVENT or SYSTEM/EVENT (globs);\n"
-	"                    default sched and irq\n"
-	"  -b KB             per-CPU ring buffer size in KiB (restored afterwards)\n"
-	"  -C CLOCK          trace clock, one of tracefs's trace_clock (restored afterwards)\n"
-	"  -B BUFFER         record the instance BUFFER too; -e, -b, -C after it are its own\n"
-	"  -o FILE           output file (default trace.dat); an existing trace.dat is replaced,\n"
-	"                    any other file is left alone\n"
-	"  --duration SECS   stop after SECS seconds (with a command: stop it then)\n"
-	"  --no-view         do not open the viewer on the file afterwards\n"
-	"Records while COMMAND runs, for the duration, or until Ctrl-C.\n";
+	"usage: nurseshark record [-e EVENT]... [-b KB] [-C CLOCK]\n"
+	"         [-B BUFFER [-e EVENT]...] [-o FILE] [--duration SECONDS] [--no-view]\n"
+	"         [-- COMMAND ARGS...]\n"
+	"  -e, --event EVENT      all, SYSTEM, SYSTEM:EVENT or SYSTEM/EVENT (globs);\n"
+	"                         default sched and irq\n"
+	"  -b, --buffer-size KB   per-CPU ring buffer size in KiB while recording\n"
+	"  -C, --clock CLOCK      trace clock while recording (see trace_clock)\n"
+	"  -B, --buffer BUFFER    record the instance BUFFER too; the -e, -b, -C\n"
+	"                         after it are its own\n"
+	"  -o, --output FILE      default trace.dat; replaces only a trace.dat\n"
+	"  --duration SECONDS     stop after SECONDS (and stop the command)\n"
+	"  --no-view              do not open the viewer on the file afterwards\n"
+	"  -h, --help             print this and exit\n"
+	"Records while COMMAND runs, for the duration, or until Ctrl-C; the tracing\n"
+	"state is put back afterwards.\n";
 
 struct record {
 	struct ns_rec_buffer *bufs;
@@ -173,7 +176,7 @@ static int parse_args(struct record *r, int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(0);
 		default:
-			fputs(usage_text, stderr);
+			fprintf(stderr, "Try 'nurseshark record --help'.\n");
 			return 2;
 		}
 	}
