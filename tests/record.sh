@@ -235,6 +235,41 @@ for sig in TERM INT; do
 	same_state "after SIG$sig mid-recording"
 done
 
+# On a terminal: the progress line runs while recording, then the viewer
+# opens the file.
+if command -v tmux >/dev/null; then
+	. "$top/tests/lib/screen.sh"
+	mkdir "$tmp/v"
+	SCREEN_KEEP_LOADING=1 screen_start 80 24 "cd '$tmp/v' && '$bin' record -e sched -- \
+		sh -c 'echo $mark-v > $T/trace_marker; read line'"
+	if screen_wait '^nurseshark: record: ([1-9]|[0-9]{2,})\.[0-9] s, [1-9][0-9]* events, [0-9]+ [KM]?i?B, [0-9]+ dropped$' 20; then
+		pass "on a terminal the progress line counts up while recording"
+	else
+		fail "no progress line counting up on the terminal"
+	fi
+	screen_keys Enter
+	if screen_wait 'q:quit' 60 && screen_wait '#[0-9]+ of [1-9][0-9]*' 30; then
+		pass "the viewer opens the new file once the command is done"
+	else
+		fail "the viewer did not open the new file"
+	fi
+	screen_keys q
+	for _ in $(seq 400); do
+		[[ $(screen_pane_state) == "dead "[0-9]* ]] && break
+		sleep 0.05
+	done
+	if [ "$(screen_pane_state)" = "dead 0" ] &&
+		trace-cmd report "$tmp/v/trace.dat" 2>/dev/null | grep -q "$mark-v\$"; then
+		pass "the viewer quits with status 0; the file it showed holds the marker"
+	else
+		fail "after the viewer: $(screen_pane_state)"
+	fi
+	screen_stop
+	same_state "after recording on a terminal"
+else
+	skip "tmux is not installed: no progress line or viewer check"
+fi
+
 # Failures: one line, exit 1, no file, the state as it was.
 mkdir "$tmp/u"
 rec "$tmp/u/t.dat" -e sched -e no_such_event_ns -- true
