@@ -74,6 +74,13 @@ int ns_rec_open_cpus(struct ns_rec_buffer *buf, const char *tmp_prefix, char *er
 			return -1;
 		}
 		tracefs_put_tracing_file(path);
+		c->page = malloc((size_t)page);
+		c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					KBUFFER_ENDIAN_SAME_AS_HOST);
+		if (!c->page || !c->kbuf) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		c->tcpu = tracefs_cpu_alloc_fd(c->rfd, page, true);
 		if (!c->tcpu) {
 			snprintf(err, errlen, "cannot read CPU %d's ring buffer: %s", cpu,
@@ -109,60 +116,45 @@ static unsigned long long count_events(struct kbuffer *kbuf, void *page)
 }
 
 /**
- * ns_rec_drain - move what the ring buffers hold into the temp files
- * @buf: the buffer
+ * ns_rec_drain_cpu - move what one CPU's ring buffer holds into its temp file
+ * @c: the CPU
+ * @cpu: its number, for the error
  * @flush: also the partial sub-buffers (tracing is off, this is the end)
  * @err: the one-line error
  * @errlen: its size
  *
+ * Called by that CPU's reader thread while recording, then by the main
+ * thread once the readers are joined; the counters it adds to are read by
+ * the progress line meanwhile, hence the atomics.
  * Returns 0, or -1 with @err set (a write failed: a full disk).
  */
-int ns_rec_drain(struct ns_rec_buffer *buf, bool flush, char *err, size_t errlen)
+int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_t errlen)
 {
 	int page = getpagesize();
-	struct kbuffer *kbuf;
-	char *data;
-	int ret = 0;
 
-	data = malloc((size_t)page);
-	kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-			     KBUFFER_ENDIAN_SAME_AS_HOST);
-	if (!data || !kbuf) {
-		snprintf(err, errlen, "out of memory");
-		ret = -1;
-		goto out;
-	}
-	for (int cpu = 0; cpu < buf->ncpus; cpu++) {
-		struct ns_rec_cpu *c = &buf->cpus[cpu];
+	for (int pass = 0; pass < (flush ? 2 : 1); pass++) {
+		for (;;) {
+			int n, w;
 
-		for (int pass = 0; pass < (flush ? 2 : 1); pass++) {
-			for (;;) {
-				int n, w;
-
-				n = pass ? tracefs_cpu_flush(c->tcpu, data) :
-					tracefs_cpu_buffered_read(c->tcpu, data, true);
-				if (n <= 0)
-					break;
-				/* The file holds whole pages; a flushed one may be short. */
-				if (n < page)
-					memset(data + n, 0, (size_t)(page - n));
-				c->events += count_events(kbuf, data);
-				w = write_all(c->wfd, data, (size_t)page);
-				if (w) {
-					snprintf(err, errlen, "cannot write CPU %d's events to %s: %s",
-						 cpu, c->path, strerror(-w));
-					ret = -1;
-					goto out;
-				}
-				c->bytes += (unsigned long long)page;
+			n = pass ? tracefs_cpu_flush(c->tcpu, c->page) :
+				tracefs_cpu_buffered_read(c->tcpu, c->page, true);
+			if (n <= 0)
+				break;
+			/* The file holds whole pages; a flushed one may be short. */
+			if (n < page)
+				memset((char *)c->page + n, 0, (size_t)(page - n));
+			__atomic_fetch_add(&c->events, count_events(c->kbuf, c->page),
+					   __ATOMIC_RELAXED);
+			w = write_all(c->wfd, c->page, (size_t)page);
+			if (w) {
+				snprintf(err, errlen, "cannot write CPU %d's events to %s: %s", cpu,
+					 c->path, strerror(-w));
+				return -1;
 			}
+			__atomic_fetch_add(&c->bytes, (unsigned long long)page, __ATOMIC_RELAXED);
 		}
 	}
-out:
-	if (kbuf)
-		kbuffer_free(kbuf);
-	free(data);
-	return ret;
+	return 0;
 }
 
 /* The value of "NAME: N" in a per_cpu stats file, 0 when absent. */
@@ -228,6 +220,9 @@ void ns_rec_close_cpus(struct ns_rec_buffer *buf)
 			close(c->wfd);
 		if (c->path)
 			unlink(c->path);
+		if (c->kbuf)
+			kbuffer_free(c->kbuf);
+		free(c->page);
 		free(c->path);
 		free(c->stats);
 	}

@@ -18,6 +18,7 @@
 
 #include <tracefs.h>
 
+struct kbuffer;
 struct tracecmd_output;
 struct tracecmd_option;
 
@@ -63,6 +64,8 @@ struct ns_rec_cpu {
 	unsigned long long lost_start;	/* overrun + dropped when recording started */
 	unsigned long long lost;	/* since then */
 	char *stats;			/* per_cpu/cpuN/stats when recording stopped */
+	void *page;			/* one sub-buffer read */
+	struct kbuffer *kbuf;		/* to count its events */
 };
 
 /* The state of one instance that recording changes, to put back after. */
@@ -100,7 +103,7 @@ int ns_rec_restore_state(struct ns_rec_buffer *buf);
 
 /* output.c */
 int ns_rec_open_cpus(struct ns_rec_buffer *buf, const char *tmp_prefix, char *err, size_t errlen);
-int ns_rec_drain(struct ns_rec_buffer *buf, bool flush, char *err, size_t errlen);
+int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_t errlen);
 void ns_rec_read_lost(struct ns_rec_buffer *buf, bool start);
 void ns_rec_close_cpus(struct ns_rec_buffer *buf);
 int ns_rec_write_file(struct ns_rec_buffer *bufs, int nbufs, int fd, const char *version,

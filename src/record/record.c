@@ -4,7 +4,7 @@
  * is what keeps the promises of the command: everything that can fail
  * without touching the kernel is checked first (options, the output file,
  * root and tracefs, the event names, the temp files); then the tracing state
- * is saved and changed; then the readers drain the ring buffers while the
+ * is saved and changed; then a reader thread per CPU drains its ring buffer while the
  * command runs, for the duration, or until a signal; then the file is
  * written under a temp name, the state is put back (on every path, errors
  * and signals included) and the temp file is renamed onto the output.
@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,12 @@ static struct ns_rec_buffer *add_buffer(struct record *r, const char *name)
 	return n;
 }
 
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "nurseshark: record: %s '%s'\n", what, arg);
+	return 2;
+}
+
 /* Parses the options into @r. Returns 0, or 2 after printing the usage error. */
 static int parse_args(struct record *r, int argc, char **argv)
 {
@@ -135,11 +142,8 @@ static int parse_args(struct record *r, int argc, char **argv)
 			break;
 		case 'b':
 			cur->kb = strtol(optarg, &end, 10);
-			if (end == optarg || *end || cur->kb < 1) {
-				fprintf(stderr, "nurseshark: record: -b wants a size in KiB, not '%s'\n",
-					optarg);
-				return 2;
-			}
+			if (end == optarg || *end || cur->kb < 1)
+				return usage_error("-b wants a size in KiB, not", optarg);
 			if (!cur->name)
 				top_used = true;
 			break;
@@ -151,8 +155,7 @@ static int parse_args(struct record *r, int argc, char **argv)
 		case 'B':
 			if (!*optarg || strchr(optarg, '/') || !strcmp(optarg, ".") ||
 			    !strcmp(optarg, "..")) {
-				fprintf(stderr, "nurseshark: record: bad buffer name '%s'\n", optarg);
-				return 2;
+				return usage_error("bad buffer name", optarg);
 			}
 			cur = add_buffer(r, optarg);
 			if (!cur)
@@ -163,11 +166,8 @@ static int parse_args(struct record *r, int argc, char **argv)
 			break;
 		case OPT_DURATION:
 			r->duration = strtod(optarg, &end);
-			if (end == optarg || *end || !(r->duration > 0)) {
-				fprintf(stderr, "nurseshark: record: --duration wants seconds, not '%s'\n",
-					optarg);
-				return 2;
-			}
+			if (end == optarg || *end || !(r->duration > 0))
+				return usage_error("--duration wants seconds, not", optarg);
 			break;
 		case OPT_NO_VIEW:
 			r->view = false;
@@ -265,7 +265,8 @@ static int check_tracefs(char *err, size_t errlen)
 	char path[4096];
 
 	if (!dir) {
-		snprintf(err, errlen, "no tracefs: mount it (mount -t tracefs nodev /sys/kernel/tracing)");
+		snprintf(err, errlen, "no tracefs: mount it (%s)",
+			 "mount -t tracefs nodev /sys/kernel/tracing");
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/tracing_on", dir);
@@ -321,8 +322,8 @@ static void progress(struct record *r, double elapsed, bool final)
 	for (int b = 0; b < r->nbufs; b++) {
 		ns_rec_read_lost(&r->bufs[b], false);
 		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++) {
-			events += r->bufs[b].cpus[cpu].events;
-			bytes += r->bufs[b].cpus[cpu].bytes;
+			events += __atomic_load_n(&r->bufs[b].cpus[cpu].events, __ATOMIC_RELAXED);
+			bytes += __atomic_load_n(&r->bufs[b].cpus[cpu].bytes, __ATOMIC_RELAXED);
 			lost += r->bufs[b].cpus[cpu].lost;
 		}
 	}
@@ -356,33 +357,96 @@ static int start_command(struct record *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* Drains the buffers until the command ends, the duration passes or a signal. */
+/* One CPU's reader: drains its ring buffer until the main thread says stop. */
+struct reader {
+	struct ns_rec_cpu *cpu;
+	int id;
+	const int *stop;
+	int ret;
+	char err[512];
+	pthread_t thread;
+	bool started;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	struct pollfd pfd = { .fd = rd->cpu->rfd, .events = POLLIN };
+
+	/*
+	 * poll() wakes when buffer_percent of the ring buffer is full; the
+	 * timeout only bounds how late the stop flag is seen.
+	 */
+	while (!__atomic_load_n(rd->stop, __ATOMIC_ACQUIRE)) {
+		poll(&pfd, 1, 100);
+		if (ns_rec_drain_cpu(rd->cpu, rd->id, false, rd->err, sizeof(rd->err))) {
+			__atomic_store_n(&rd->ret, -1, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Starts a reader thread per CPU (signals stay with the main thread). */
+static struct reader *start_readers(struct record *r, const int *stop, int *n,
+				    char *err, size_t errlen)
+{
+	struct reader *rds;
+	sigset_t all, old;
+
+	*n = 0;
+	for (int b = 0; b < r->nbufs; b++)
+		*n += r->bufs[b].ncpus;
+	rds = calloc((size_t)*n, sizeof(*rds));
+	if (!rds) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	*n = 0;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int b = 0; b < r->nbufs; b++) {
+		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++) {
+			struct reader *rd = &rds[(*n)++];
+
+			rd->cpu = &r->bufs[b].cpus[cpu];
+			rd->id = cpu;
+			rd->stop = stop;
+			if (pthread_create(&rd->thread, NULL, reader_main, rd)) {
+				snprintf(err, errlen, "cannot start a reader thread");
+				break;
+			}
+			rd->started = true;
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rds;
+}
+
+/* Records until the command ends, the duration passes, a signal or an error. */
 static int record_loop(struct record *r, char *err, size_t errlen)
 {
-	struct pollfd *fds;
 	double start = now_s(), next = start + PROGRESS_MS / 1000.0;
-	int nfds = 0, ret = 0;
+	struct reader *rds;
+	int stop = 0, n, ret = 0;
 
-	for (int b = 0; b < r->nbufs; b++)
-		nfds += r->bufs[b].ncpus;
-	fds = calloc((size_t)nfds, sizeof(*fds));
-	if (!fds) {
-		snprintf(err, errlen, "out of memory");
+	rds = start_readers(r, &stop, &n, err, errlen);
+	if (!rds)
 		return -1;
-	}
-	nfds = 0;
-	for (int b = 0; b < r->nbufs; b++)
-		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++)
-			fds[nfds++] = (struct pollfd){ .fd = r->bufs[b].cpus[cpu].rfd,
-						       .events = POLLIN };
-	for (;;) {
+	if (err[0])
+		ret = -1;
+	while (!ret && !stop_signal) {
+		struct timespec tick = { 0, 50 * 1000 * 1000 };
 		double t;
 
-		poll(fds, (nfds_t)nfds, 100);
-		for (int b = 0; b < r->nbufs && !ret; b++)
-			ret = ns_rec_drain(&r->bufs[b], false, err, errlen);
-		if (ret || stop_signal)
-			break;
+		/* Only the progress line and the checks below wait on this. */
+		nanosleep(&tick, NULL);
+		for (int i = 0; i < n && !ret; i++) {
+			if (__atomic_load_n(&rds[i].ret, __ATOMIC_ACQUIRE)) {
+				snprintf(err, errlen, "%s", rds[i].err);
+				ret = -1;
+			}
+		}
 		if (r->child > 0 && waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
 			r->child = 0;
 			break;
@@ -395,7 +459,17 @@ static int record_loop(struct record *r, char *err, size_t errlen)
 			next = t + PROGRESS_MS / 1000.0;
 		}
 	}
-	free(fds);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++)
+		if (rds[i].started)
+			pthread_join(rds[i].thread, NULL);
+	for (int i = 0; i < n && !ret; i++) {
+		if (rds[i].ret) {
+			snprintf(err, errlen, "%s", rds[i].err);
+			ret = -1;
+		}
+	}
+	free(rds);
 	/* A command still running is stopped with the signal that stopped us. */
 	if (r->child > 0) {
 		kill(r->child, stop_signal ? stop_signal : SIGTERM);
@@ -406,7 +480,8 @@ static int record_loop(struct record *r, char *err, size_t errlen)
 	for (int b = 0; b < r->nbufs; b++)
 		tracefs_trace_off(r->bufs[b].inst);
 	for (int b = 0; b < r->nbufs && !ret; b++)
-		ret = ns_rec_drain(&r->bufs[b], true, err, errlen);
+		for (int cpu = 0; cpu < r->bufs[b].ncpus && !ret; cpu++)
+			ret = ns_rec_drain_cpu(&r->bufs[b].cpus[cpu], cpu, true, err, errlen);
 	r->elapsed = now_s() - start;
 	return ret;
 }
@@ -512,13 +587,11 @@ out:
 	/* An instance cannot be removed while its ring buffers are open. */
 	for (int b = 0; b < r.nbufs; b++)
 		ns_rec_close_cpus(&r.bufs[b]);
-	if (touched) {
-		for (int b = r.nbufs - 1; b >= 0; b--) {
-			if (ns_rec_restore_state(&r.bufs[b]) && !ret) {
-				snprintf(err, sizeof(err), "could not put back all of the tracing state of %s",
-					 r.bufs[b].name ? r.bufs[b].name : tracefs_tracing_dir());
-				ret = 1;
-			}
+	for (int b = r.nbufs - 1; touched && b >= 0; b--) {
+		if (ns_rec_restore_state(&r.bufs[b]) && !ret) {
+			snprintf(err, sizeof(err), "could not put back all the tracing state of %s",
+				 r.bufs[b].name ?: tracefs_tracing_dir());
+			ret = 1;
 		}
 	}
 	if (r.shown)
