@@ -331,6 +331,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return ns_record_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "live"))
+		return ns_record_live_main(argc - 1, argv + 1);
 	main_start_ms = now_ms(CLOCK_MONOTONIC);
 	setlocale(LC_ALL, "");
 	argv[0] = "nurseshark";	/* getopt's messages name the program, not its path */

@@ -276,6 +276,49 @@ else
 	skip "tmux is not installed: no progress line or viewer check"
 fi
 
+# live --duration N --export / --snapshot: what was read, printed; no file kept.
+mkdir "$tmp/lt"
+TMPDIR=$tmp/lt timeout -k 5 "$limit" "$bin" live -e sched --duration 1 --export \
+	>"$tmp/live.txt" 2>"$tmp/live.err" </dev/null &
+pid=$!
+# markers until it is done (writes fail while tracing is off: not an error here)
+while kill -0 "$pid" 2>/dev/null; do
+	echo "$mark-live" 2>/dev/null >$T/trace_marker
+	sleep 0.02
+done
+wait "$pid"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(head -n 1 "$tmp/live.txt")" = "cpus=$(nproc --all)" ] &&
+	grep -q "print: .*tracing_mark_write: $mark-live\$" "$tmp/live.txt" &&
+	grep -q ' sched_switch: ' "$tmp/live.txt"; then
+	pass "live --duration 1 --export prints the markers and sched_switch events it read"
+else
+	fail "live --export: exit $rc, $(head -c 300 "$tmp/live.err")"
+fi
+if [ ! -s "$tmp/live.err" ]; then
+	pass "live --export without a terminal says nothing on stderr"
+else
+	fail "live --export's stderr: $(head -c 300 "$tmp/live.err")"
+fi
+no_files "$tmp/lt" "live --export"
+same_state "after live --export"
+TMPDIR=$tmp/lt timeout -k 5 "$limit" "$bin" live -e sched --duration 0.5 --snapshot 80x24 \
+	>"$tmp/live.snap" 2>"$tmp/live.err" </dev/null
+rc=$?
+if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/live.snap")" = 24 ] && grep -q '^CPU0 ' "$tmp/live.snap"; then
+	pass "live --duration 0.5 --snapshot 80x24 prints a 24-line screen with CPU rows"
+else
+	fail "live --snapshot: exit $rc, $(head -c 300 "$tmp/live.err")"
+fi
+no_files "$tmp/lt" "live --snapshot"
+timeout -k 5 "$limit" "$bin" live -e sched >/dev/null 2>"$tmp/err" </dev/null
+rc=$?
+if [ "$rc" = 2 ] && grep -q 'wants --duration SECONDS and --export or --snapshot' "$tmp/err"; then
+	pass "live without --duration and --export/--snapshot is a usage error"
+else
+	fail "live alone: exit $rc, $(head -c 300 "$tmp/err")"
+fi
+
 # Failures: one line, exit 1, no file, the state as it was.
 mkdir "$tmp/u"
 rec "$tmp/u/t.dat" -e sched -e no_such_event_ns -- true

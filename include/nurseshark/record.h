@@ -19,4 +19,16 @@
  */
 int ns_record_main(int argc, char **argv);
 
+/**
+ * ns_record_live_main - run `nurseshark live ARGS...`, so far without a screen
+ * @argc: the argument count, argv[0] being "live"
+ * @argv: the arguments: those of record, --duration SECONDS, and --export
+ *        or --snapshot COLSxROWS [--keys KEYS]
+ *
+ * Records for the duration into a temp file, prints it as the viewer's
+ * --export or --snapshot does, and removes the file.
+ * Returns the exit status: 0, 1 on an error, 2 on a usage error.
+ */
+int ns_record_live_main(int argc, char **argv);
+
 #endif /* NS_RECORD_H */

@@ -44,7 +44,7 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-enum { OPT_DURATION = 256, OPT_NO_VIEW };
+enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS };
 
 static const struct option record_options[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -54,6 +54,9 @@ static const struct option record_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "no-view", no_argument, NULL, OPT_NO_VIEW },
+	{ "export", no_argument, NULL, OPT_EXPORT },
+	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+	{ "keys", required_argument, NULL, OPT_KEYS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -75,10 +78,25 @@ static const char usage_text[] =
 	"Records while COMMAND runs, for the duration, or until Ctrl-C; the tracing\n"
 	"state is put back afterwards.\n";
 
+static const char live_usage_text[] =
+	"usage: nurseshark live [-e EVENT]... [-b KB] [-C CLOCK] [-B BUFFER [-e EVENT]...]\n"
+	"         --duration SECONDS (--export | --snapshot COLSxROWS [--keys KEYS])\n"
+	"         [-- COMMAND ARGS...]\n"
+	"Reads the running kernel's events for SECONDS (options as for nurseshark\n"
+	"record), then prints them as --export or --snapshot print a trace; no file\n"
+	"is kept. The live screen itself is not there yet.\n";
+
 struct record {
+	const char *cmd;	/* "record" or "live", for the messages */
+	bool live;		/* `nurseshark live`: print the recording, keep no file */
+	bool export;		/* live --export */
+	const char *snapshot;	/* live --snapshot COLSxROWS */
+	const char *keys;	/* live --keys */
+	char *live_dir;		/* the temp directory of live's file */
 	struct ns_rec_buffer *bufs;
 	int nbufs;
 	const char *output;
+	bool output_set;
 	double duration;
 	bool view;
 	char **command;
@@ -112,9 +130,9 @@ static struct ns_rec_buffer *add_buffer(struct record *r, const char *name)
 	return n;
 }
 
-static int usage_error(const char *what, const char *arg)
+static int usage_error(const struct record *r, const char *what, const char *arg)
 {
-	fprintf(stderr, "nurseshark: record: %s '%s'\n", what, arg);
+	fprintf(stderr, "nurseshark: %s: %s '%s'\n", r->cmd, what, arg);
 	return 2;
 }
 
@@ -131,7 +149,7 @@ static int parse_args(struct record *r, int argc, char **argv)
 	cur = add_buffer(r, NULL);
 	if (!cur)
 		return 2;
-	argv[0] = "nurseshark record";	/* getopt's messages */
+	argv[0] = r->live ? "nurseshark live" : "nurseshark record";	/* getopt's messages */
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+e:b:C:B:o:h", record_options, NULL)) != -1) {
 		switch (opt) {
@@ -143,7 +161,7 @@ static int parse_args(struct record *r, int argc, char **argv)
 		case 'b':
 			cur->kb = strtol(optarg, &end, 10);
 			if (end == optarg || *end || cur->kb < 1)
-				return usage_error("-b wants a size in KiB, not", optarg);
+				return usage_error(r, "-b wants a size in KiB, not", optarg);
 			if (!cur->name)
 				top_used = true;
 			break;
@@ -155,7 +173,7 @@ static int parse_args(struct record *r, int argc, char **argv)
 		case 'B':
 			if (!*optarg || strchr(optarg, '/') || !strcmp(optarg, ".") ||
 			    !strcmp(optarg, "..")) {
-				return usage_error("bad buffer name", optarg);
+				return usage_error(r, "bad buffer name", optarg);
 			}
 			cur = add_buffer(r, optarg);
 			if (!cur)
@@ -163,22 +181,43 @@ static int parse_args(struct record *r, int argc, char **argv)
 			break;
 		case 'o':
 			r->output = optarg;
+			r->output_set = true;
 			break;
 		case OPT_DURATION:
 			r->duration = strtod(optarg, &end);
 			if (end == optarg || *end || !(r->duration > 0))
-				return usage_error("--duration wants seconds, not", optarg);
+				return usage_error(r, "--duration wants seconds, not", optarg);
 			break;
 		case OPT_NO_VIEW:
 			r->view = false;
 			break;
+		case OPT_EXPORT:
+			r->export = true;
+			break;
+		case OPT_SNAPSHOT:
+			r->snapshot = optarg;
+			break;
+		case OPT_KEYS:
+			r->keys = optarg;
+			break;
 		case 'h':
-			fputs(usage_text, stdout);
+			fputs(r->live ? live_usage_text : usage_text, stdout);
 			exit(0);
 		default:
-			fprintf(stderr, "Try 'nurseshark record --help'.\n");
+			fprintf(stderr, "Try 'nurseshark %s --help'.\n", r->cmd);
 			return 2;
 		}
+	}
+	if (!r->live && (r->export || r->snapshot || r->keys)) {
+		fprintf(stderr, "nurseshark: record: --export, --snapshot and --keys are for "
+			"nurseshark live (or the viewer on the file)\n");
+		return 2;
+	}
+	if (r->live && (!(r->duration > 0) || r->export == !!r->snapshot ||
+			(r->keys && !r->snapshot) || r->output_set)) {
+		fprintf(stderr, "nurseshark: live: wants --duration SECONDS and --export or "
+			"--snapshot COLSxROWS\n  (no -o; the live screen is not there yet)\n");
+		return 2;
 	}
 	if (optind < argc)
 		r->command = argv + optind;
@@ -330,8 +369,15 @@ static void progress(struct record *r, double elapsed, bool final)
 	if (!final && !r->progress)
 		return;
 	human_bytes(bytes, size, sizeof(size));
-	fprintf(stderr, "%snurseshark: record: %.1f s, %llu events, %s, %llu dropped%s",
-		r->progress ? "\r" : "", elapsed, events, size, lost,
+	if (final && r->live) {
+		/* What was read is on standard output; a temp file's name is no news. */
+		if (r->shown)
+			fputc('\n', stderr);
+		r->shown = false;
+		return;
+	}
+	fprintf(stderr, "%snurseshark: %s: %.1f s, %llu events, %s, %llu dropped%s",
+		r->progress ? "\r" : "", r->cmd, elapsed, events, size, lost,
 		r->progress ? "\033[K" : "");
 	r->shown = !final;
 	if (final)
@@ -351,7 +397,7 @@ static int start_command(struct record *r, char *err, size_t errlen)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		execvp(r->command[0], r->command);
-		fprintf(stderr, "nurseshark: record: %s: %s\n", r->command[0], strerror(errno));
+		fprintf(stderr, "nurseshark: %s: %s: %s\n", r->cmd, r->command[0], strerror(errno));
 		_exit(127);
 	}
 	return 0;
@@ -518,9 +564,75 @@ static void view(const char *path)
 	fprintf(stderr, "nurseshark: record: cannot start the viewer: %s\n", strerror(errno));
 }
 
-int ns_record_main(int argc, char **argv)
+/*
+ * live --export / --snapshot: the viewer's own printing of the file just
+ * recorded, in a child, so that the file and its directory go afterwards.
+ * Returns the child's exit status.
+ */
+static int live_print(struct record *r)
 {
-	struct record r = { .tmp_fd = -1 };
+	char *argv[8];
+	int n = 0, status;
+	pid_t pid;
+
+	argv[n++] = "nurseshark";
+	if (r->export) {
+		argv[n++] = "--export";
+	} else {
+		argv[n++] = "--snapshot";
+		argv[n++] = (char *)r->snapshot;
+		if (r->keys) {
+			argv[n++] = "--keys";
+			argv[n++] = (char *)r->keys;
+		}
+	}
+	argv[n++] = "--";
+	argv[n++] = (char *)r->output;
+	argv[n] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "nurseshark: live: cannot start the viewer: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!pid) {
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "nurseshark: live: cannot start the viewer: %s\n", strerror(errno));
+		_exit(1);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* live's file goes in a directory of its own under $TMPDIR. */
+static int live_output(struct record *r)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir, *out;
+
+	if (asprintf(&dir, "%s/nurseshark-live.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0)
+		return -1;
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "nurseshark: live: cannot create a directory in %s: %s\n",
+			tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+		free(dir);
+		return -1;
+	}
+	if (asprintf(&out, "%s/live.dat", dir) < 0) {
+		rmdir(dir);
+		free(dir);
+		return -1;
+	}
+	r->live_dir = dir;
+	r->output = out;
+	return 0;
+}
+
+static int record_main(int argc, char **argv, bool live)
+{
+	struct record r = { .tmp_fd = -1, .live = live, .cmd = live ? "live" : "record" };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[1024] = "", tmp_prefix[4096];
 	bool touched = false;
@@ -530,6 +642,8 @@ int ns_record_main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
+	if (r.live && live_output(&r))
+		goto out;
 	r.progress = isatty(STDERR_FILENO);
 	if (check_tracefs(err, sizeof(err)) || open_output(&r, err, sizeof(err)))
 		goto out;
@@ -597,12 +711,30 @@ out:
 	if (r.shown)
 		fputc('\n', stderr);
 	if (err[0])
-		fprintf(stderr, "nurseshark: record: %s\n", err);
+		fprintf(stderr, "nurseshark: %s: %s\n", r.cmd, err);
 	if (!ret && r.command && WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status))
-		fprintf(stderr, "nurseshark: record: %s exited with status %d\n", r.command[0],
+		fprintf(stderr, "nurseshark: %s: %s exited with status %d\n", r.cmd, r.command[0],
 			WEXITSTATUS(r.child_status));
 	free_record(&r);
-	if (!ret && r.view)
+	if (r.live_dir) {
+		if (!ret)
+			ret = live_print(&r);
+		unlink(r.output);
+		rmdir(r.live_dir);
+		free(r.live_dir);
+		free((char *)r.output);
+	} else if (!ret && r.view) {
 		view(r.output);
+	}
 	return ret;
+}
+
+int ns_record_main(int argc, char **argv)
+{
+	return record_main(argc, argv, false);
+}
+
+int ns_record_live_main(int argc, char **argv)
+{
+	return record_main(argc, argv, true);
 }
