@@ -38,7 +38,7 @@ LDLIBS += $(DEP_LIBS) -lm -pthread
 # src/trace/clock.c stands in for one function of libtracecmd's: export it
 override LDFLAGS += -Wl,--export-dynamic-symbol=tracecmd_parse_trace_clock
 
-LIB_SRCS := $(wildcard src/trace/*.c src/model/*.c src/session/*.c src/tui/*.c)
+LIB_SRCS := $(wildcard src/trace/*.c src/model/*.c src/session/*.c src/tui/*.c src/record/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRCS := $(wildcard tests/unit/*.c)

@@ -19,6 +19,7 @@
 #include "nurseshark/filter.h"
 #include "nurseshark/model_sched.h"
 #include "nurseshark/model_search.h"
+#include "nurseshark/record.h"
 #include "nurseshark/session.h"
 #include "nurseshark/trace.h"
 #include "nurseshark/tui.h"
@@ -79,6 +80,8 @@ static void usage(FILE *out)
 		"       nurseshark --export [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark --stats [-i FILE | FILE]\n"
 		"       nurseshark --summary [--range T0,T1] [FILTERS] [-i FILE | FILE]\n"
+		"       nurseshark record [OPTIONS] [-- COMMAND ARGS...]  (record --help)\n"
+		"       nurseshark live --duration SECS --export|--snapshot COLSxROWS [OPTIONS]\n"
 		"\n"
 		"A terminal viewer for trace-cmd's trace.dat files (default ./%s).\n"
 		"\n"
@@ -602,6 +605,10 @@ int main(int argc, char **argv)
 	char err[768] = "";
 	int status, ret;
 
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return ns_record_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "live"))
+		return ns_record_live_main(argc - 1, argv + 1);
 	main_start_ms = now_ms(CLOCK_MONOTONIC);
 	setlocale(LC_ALL, "");
 	if (ns_sched_summary_wanted(argc, argv))	/* reads its own options */

@@ -58,6 +58,97 @@ export NS_BENCH_SEARCH=${NS_BENCH_SEARCH-nurseshark-bench-no-such-text}
 export NS_BENCH_FILTER=${NS_BENCH_FILTER-.*: common_pid == 1}
 
 mkdir -p "$BENCH_OUT" || exit 1
+
+# --- recording: nurseshark record beside trace-cmd record ---------------------
+#
+# Under ../shared/tools/workload (BENCH_RECORD_SECONDS, default 5, of forks,
+# file walks, fsyncs, pipes on every CPU), `nurseshark record --duration`
+# and `trace-cmd record ... sleep` (through ../shared/tools/record-trace)
+# record the same events (BENCH_RECORD_EVENTS, default "sched irq timer")
+# with the same per-CPU buffer (BENCH_RECORD_KB, default 1024), BENCH_RUNS
+# times each, interleaved. For each, the medians of: the events in the file
+# (`trace-cmd report | wc -l`), the events the kernel dropped (the overrun
+# and dropped counts of the file's CPU stats, `trace-cmd report --stat`),
+# and the recorder's CPU seconds (user + sys of the recorder and its
+# children, /usr/bin/time; the workload runs outside it). Needs root,
+# tracefs and trace-cmd; BENCH_RECORD=0 leaves it out.
+record_bench() {
+	local secs=${BENCH_RECORD_SECONDS:-5} kb=${BENCH_RECORD_KB:-1024}
+	local events=${BENCH_RECORD_EVENTS:-sched irq timer} rt=$shared/tools/record-trace
+	local eargs=() e run tool f wl out
+
+	if [ "$(id -u)" != 0 ]; then
+		echo "SKIP: bench: record: needs root"
+		return
+	elif [ ! -w /sys/kernel/tracing/tracing_on ]; then
+		echo "SKIP: bench: record: no tracefs at /sys/kernel/tracing"
+		return
+	elif ! command -v trace-cmd >/dev/null || [ ! -x "$rt" ] || [ ! -x "$bin" ]; then
+		echo "SKIP: bench: record: needs trace-cmd, $rt and $bin"
+		return
+	fi
+	for e in $events; do
+		eargs+=(-e "$e")
+	done
+	# trace-cmd record leaves its buffer size, clock and tracing_on behind:
+	# what it changes is put back after the runs.
+	local T=/sys/kernel/tracing c saved_kb=() saved_on saved_clock saved_events
+	for c in "$T"/per_cpu/cpu*; do
+		saved_kb+=("$c/buffer_size_kb=$(cat "$c/buffer_size_kb")")
+	done
+	saved_on=$(cat $T/tracing_on)
+	saved_clock=$(sed -E 's/.*\[(.*)\].*/\1/' $T/trace_clock)
+	saved_events=$(cat $T/set_event)
+	echo "record: ${secs} s of $shared/tools/workload, events: $events, buffer $kb KiB per CPU," \
+		"$runs runs each (medians)"
+	rm -f "$BENCH_OUT"/rec-*.{events,lost,cpu}
+	for run in $(seq "$runs"); do
+		for tool in nurseshark trace-cmd; do
+			f=$BENCH_OUT/rec-$tool.dat
+			"$shared/tools/workload" "$((secs + 1))" >/dev/null 2>&1 &
+			wl=$!
+			if [ "$tool" = nurseshark ]; then
+				/usr/bin/time -f '%U %S' -o "$BENCH_OUT/time" "$bin" record --no-view \
+					"${eargs[@]}" -b "$kb" -o "$f" --duration "$secs" \
+					>/dev/null 2>"$BENCH_OUT/rec.err"
+			else
+				/usr/bin/time -f '%U %S' -o "$BENCH_OUT/time" "$rt" -q "${eargs[@]}" \
+					-b "$kb" -o "$f" sleep "$secs" >/dev/null 2>"$BENCH_OUT/rec.err"
+			fi
+			out=$?
+			wait "$wl"
+			if [ "$out" != 0 ] || [ ! -s "$f" ]; then
+				echo "  $tool record failed: $(tail -n 1 "$BENCH_OUT/rec.err")"
+				continue
+			fi
+			tail -n 1 "$BENCH_OUT/time" | awk '{ print $1 + $2 }' >>"$BENCH_OUT/rec-$tool.cpu"
+			trace-cmd report "$f" 2>/dev/null | tail -n +2 | wc -l >>"$BENCH_OUT/rec-$tool.events"
+			trace-cmd report --stat "$f" 2>/dev/null |
+				awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }' \
+				>>"$BENCH_OUT/rec-$tool.lost"
+		done
+	done
+	printf '  %-12s %12s %12s %10s %12s\n' recorder events dropped "dropped %" "CPU s"
+	for tool in nurseshark trace-cmd; do
+		local ev lost cpu
+		ev=$(median <"$BENCH_OUT/rec-$tool.events" 2>/dev/null)
+		lost=$(median <"$BENCH_OUT/rec-$tool.lost" 2>/dev/null)
+		cpu=$(median <"$BENCH_OUT/rec-$tool.cpu" 2>/dev/null)
+		printf '  %-12s %12s %12s %10s %12s\n' "$tool" "${ev:-?}" "${lost:-?}" \
+			"$(awk -v l="$lost" -v e="$ev" 'BEGIN { if (l == "" || e == "" || l + e == 0) print "n/a";
+				else printf "%.2f\n", 100 * l / (l + e) }')" "${cpu:-?}"
+	done
+	rm -f "$BENCH_OUT"/rec-*.dat
+	for c in "${saved_kb[@]}"; do
+		echo "${c#*=}" >"${c%%=*}"
+	done
+	echo "$saved_clock" >$T/trace_clock
+	: >$T/set_event
+	[ -z "$saved_events" ] || echo "$saved_events" >$T/set_event
+	echo "$saved_on" >$T/tracing_on
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "" }'; }
+[ "${BENCH_RECORD:-1}" = 1 ] && record_bench
 results=$BENCH_OUT/bench-$(date +%Y%m%d-%H%M%S).txt
 exec > >(tee "$results") 2>&1
 tee_pid=$!

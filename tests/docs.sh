@@ -94,6 +94,27 @@ else
 	done
 fi
 
+# The options of `nurseshark record --help` too.
+if [ -x "$bin" ] && timeout 10 "$bin" record --help >"$tmp/rhelp" 2>/dev/null </dev/null; then
+	ropts=$(grep -oE -- '(^|[][ ,|(])--?[[:alnum:]][[:alnum:]-]*' "$tmp/rhelp" |
+		sed -E 's/^[][ ,|(]//' | sort -u)
+	for where in "man page:$tmp/page.txt" "README.md:$readme"; do
+		missing=""
+		for o in $ropts; do
+			present "$o" "${where#*:}" || missing+=" $o"
+		done
+		if [ -z "$ropts" ]; then
+			fail "nurseshark record --help names no option"
+		elif [ -n "$missing" ]; then
+			fail "every option of record --help is in the ${where%%:*}: missing$missing"
+		else
+			pass "every option of record --help is in the ${where%%:*} (${ropts//$'\n'/ })"
+		fi
+	done
+else
+	skip "options of record --help: $bin record --help does not run"
+fi
+
 # --- nurseshark.ini(5) renders, and names every section and setting ----------
 
 ini_page=$top/man/nurseshark.ini.5

@@ -3,10 +3,12 @@
 #
 # The layering rule, checked on the #include lines of every source and header:
 #   trace (reads files) <- model (bins, markers, list) <- tui (curses);
-#   session (INI) serves the model; main.c wires them.
+#   session (INI) serves the model; main.c wires them;
+#   record (records the running kernel; no curses) may use trace only.
 # Only src/tui/ and src/main.c may include a curses header; src/trace/
 # includes nothing of model, tui or session; src/model/ nothing of tui;
-# src/session/ nothing of tui. A public header include/nurseshark/NAME*.h
+# src/session/ nothing of tui; src/record/ nothing of model, session or
+# tui, and only src/main.c includes record. A public header include/nurseshark/NAME*.h
 # belongs to the layer NAME and obeys that layer's rule, which is what makes
 # checking direct includes enough: every file a layer can reach is checked.
 #
@@ -31,6 +33,7 @@ layer_of() {
 	*src/model/* | model/* | ../model/*) echo model; return ;;
 	*src/session/* | session/* | ../session/*) echo session; return ;;
 	*src/tui/* | tui/* | ../tui/*) echo tui; return ;;
+	*src/record/* | record/* | ../record/*) echo record; return ;;
 	esac
 	case $p in
 	*nurseshark/* | include/*)
@@ -39,6 +42,7 @@ layer_of() {
 		model*.h | filter*.h) echo model ;;
 		session*.h) echo session ;;
 		tui*.h) echo tui ;;
+		record*.h) echo record ;;
 		esac ;;
 	esac
 }
@@ -62,7 +66,7 @@ includes() {
 # check TOP PREFIX: prints PASS/FAIL lines, names prefixed by PREFIX.
 check() {
 	local top=$1 pfx=$2
-	local curses="" trace="" model="" session="" n=0
+	local curses="" trace="" model="" session="" record="" to_record="" n=0
 	local file line inc from to
 	while IFS=: read -r file line inc; do
 		n=$((n + 1))
@@ -80,6 +84,8 @@ check() {
 		trace:model | trace:tui | trace:session | trace:main) trace+=" $file:$line($inc)" ;;
 		model:tui | model:main) model+=" $file:$line($inc)" ;;
 		session:tui | session:main) session+=" $file:$line($inc)" ;;
+		record:model | record:session | record:tui | record:main) record+=" $file:$line($inc)" ;;
+		trace:record | model:record | session:record | tui:record) to_record+=" $file:$line($inc)" ;;
 		esac
 	done < <(includes "$top")
 
@@ -87,6 +93,8 @@ check() {
 	report "${pfx}trace includes nothing of model, tui, session" "$trace"
 	report "${pfx}model includes nothing of tui" "$model"
 	report "${pfx}session includes nothing of tui" "$session"
+	report "${pfx}record includes nothing of model, session, tui" "$record"
+	report "${pfx}only main includes record" "$to_record"
 	[ "$n" -gt 0 ] || { echo "FAIL: ${pfx}includes found: no #include under $top/src"; failed=1; }
 }
 
@@ -105,7 +113,7 @@ if [ "$selftest" = 1 ]; then
 	scratch=$(mktemp -d)
 	trap 'rm -rf "$scratch"' EXIT
 	mkdir -p "$scratch/src/trace" "$scratch/src/model" "$scratch/src/session" \
-		"$scratch/src/tui" "$scratch/include/nurseshark"
+		"$scratch/src/tui" "$scratch/src/record" "$scratch/include/nurseshark"
 	printf '#include <stdio.h>\n' >"$scratch/src/trace/ok.c"
 	# One planted violation per rule, each a different way of spelling it.
 	printf '#include "nurseshark/model.h"\n' >"$scratch/src/trace/bad.c"
@@ -113,8 +121,11 @@ if [ "$selftest" = 1 ]; then
 	printf '#include "../tui/screen.h"\n' >"$scratch/src/session/bad.c"
 	printf '#include "nurseshark/tui.h"\n' >"$scratch/include/nurseshark/model.h"
 	: >"$scratch/src/tui/screen.h"
+	printf '#include "nurseshark/session.h"\n' >"$scratch/src/record/bad.c"
+	printf '#include "nurseshark/record.h"\n' >"$scratch/src/tui/bad.c"
 	out=$(bash "$self" "$scratch")
-	for rule in "curses only" "trace includes" "model includes" "session includes"; do
+	for rule in "curses only" "trace includes" "model includes" "session includes" \
+		"record includes" "only main includes record"; do
 		if grep -q "^FAIL: layers: $rule" <<<"$out"; then
 			echo "PASS: layers: self-test catches a planted '$rule' violation"
 		else

@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `nurseshark record`: the command line, the run and the cleanup. The order
+ * is what keeps the promises of the command: everything that can fail
+ * without touching the kernel is checked first (options, the output file,
+ * root and tracefs, the event names, the temp files); then the tracing state
+ * is saved and changed; then a reader thread per CPU drains its ring buffer while the
+ * command runs, for the duration, or until a signal; then the file is
+ * written under a temp name, the state is put back (on every path, errors
+ * and signals included) and the temp file is renamed onto the output.
+ * SIGINT, SIGTERM and SIGHUP only set a flag that ends the recording.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nurseshark/record.h"
+#include "nurseshark/util.h"
+#include "record-int.h"
+
+#ifndef NURSESHARK_VERSION
+#define NURSESHARK_VERSION "0.1"
+#endif
+
+#define DEFAULT_OUTPUT "trace.dat"
+#define PROGRESS_MS 500
+
+/* The signal that asked the recording to stop: a handler can only set a flag. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS };
+
+static const struct option record_options[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ "clock", required_argument, NULL, 'C' },
+	{ "buffer", required_argument, NULL, 'B' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "no-view", no_argument, NULL, OPT_NO_VIEW },
+	{ "export", no_argument, NULL, OPT_EXPORT },
+	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+	{ "keys", required_argument, NULL, OPT_KEYS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_text[] =
+	"usage: nurseshark record [-e EVENT]... [-b KB] [-C CLOCK]\n"
+	"         [-B BUFFER [-e EVENT]...] [-o FILE] [--duration SECONDS] [--no-view]\n"
+	"         [-- COMMAND ARGS...]\n"
+	"  -e, --event EVENT      all, SYSTEM, SYSTEM:EVENT or SYSTEM/EVENT (globs);\n"
+	"                         default sched and irq\n"
+	"  -b, --buffer-size KB   per-CPU ring buffer size in KiB while recording\n"
+	"  -C, --clock CLOCK      trace clock while recording (see trace_clock)\n"
+	"  -B, --buffer BUFFER    record the instance BUFFER too; the -e, -b, -C\n"
+	"                         after it are its own\n"
+	"  -o, --output FILE      default trace.dat; replaces only a trace.dat\n"
+	"  --duration SECONDS     stop after SECONDS (and stop the command)\n"
+	"  --no-view              do not open the viewer on the file afterwards\n"
+	"  -h, --help             print this and exit\n"
+	"Records while COMMAND runs, for the duration, or until Ctrl-C; the tracing\n"
+	"state is put back afterwards.\n";
+
+static const char live_usage_text[] =
+	"usage: nurseshark live [-e EVENT]... [-b KB] [-C CLOCK] [-B BUFFER [-e EVENT]...]\n"
+	"         --duration SECONDS (--export | --snapshot COLSxROWS [--keys KEYS])\n"
+	"         [-- COMMAND ARGS...]\n"
+	"Reads the running kernel's events for SECONDS (options as for nurseshark\n"
+	"record), then prints them as --export or --snapshot print a trace; no file\n"
+	"is kept. The live screen itself is not there yet.\n";
+
+struct record {
+	const char *cmd;	/* "record" or "live", for the messages */
+	bool live;		/* `nurseshark live`: print the recording, keep no file */
+	bool export;		/* live --export */
+	const char *snapshot;	/* live --snapshot COLSxROWS */
+	const char *keys;	/* live --keys */
+	char *live_dir;		/* the temp directory of live's file */
+	struct ns_rec_buffer *bufs;
+	int nbufs;
+	const char *output;
+	bool output_set;
+	double duration;
+	bool view;
+	char **command;
+	char *tmp_path;		/* the trace.dat being written, beside the output */
+	int tmp_fd;
+	bool progress;		/* stderr is a terminal */
+	bool shown;		/* a progress line is on the terminal */
+	double elapsed;
+	pid_t child;
+	int child_status;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct ns_rec_buffer *add_buffer(struct record *r, const char *name)
+{
+	struct ns_rec_buffer *n = realloc(r->bufs, sizeof(*n) * (size_t)(r->nbufs + 1));
+
+	if (!n)
+		return NULL;
+	r->bufs = n;
+	n = &r->bufs[r->nbufs++];
+	memset(n, 0, sizeof(*n));
+	n->name = name ? strdup(name) : NULL;
+	return n;
+}
+
+static int usage_error(const struct record *r, const char *what, const char *arg)
+{
+	fprintf(stderr, "nurseshark: %s: %s '%s'\n", r->cmd, what, arg);
+	return 2;
+}
+
+/* Parses the options into @r. Returns 0, or 2 after printing the usage error. */
+static int parse_args(struct record *r, int argc, char **argv)
+{
+	struct ns_rec_buffer *cur;
+	bool top_used = false;
+	char *end;
+	int opt;
+
+	r->output = DEFAULT_OUTPUT;
+	r->view = true;
+	cur = add_buffer(r, NULL);
+	if (!cur)
+		return 2;
+	argv[0] = r->live ? "nurseshark live" : "nurseshark record";	/* getopt's messages */
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+e:b:C:B:o:h", record_options, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			cur->specs = tracefs_list_add(cur->specs, optarg);
+			if (!cur->name)
+				top_used = true;
+			break;
+		case 'b':
+			cur->kb = strtol(optarg, &end, 10);
+			if (end == optarg || *end || cur->kb < 1)
+				return usage_error(r, "-b wants a size in KiB, not", optarg);
+			if (!cur->name)
+				top_used = true;
+			break;
+		case 'C':
+			cur->clock = optarg;
+			if (!cur->name)
+				top_used = true;
+			break;
+		case 'B':
+			if (!*optarg || strchr(optarg, '/') || !strcmp(optarg, ".") ||
+			    !strcmp(optarg, "..")) {
+				return usage_error(r, "bad buffer name", optarg);
+			}
+			cur = add_buffer(r, optarg);
+			if (!cur)
+				return 2;
+			break;
+		case 'o':
+			r->output = optarg;
+			r->output_set = true;
+			break;
+		case OPT_DURATION:
+			r->duration = strtod(optarg, &end);
+			if (end == optarg || *end || !(r->duration > 0))
+				return usage_error(r, "--duration wants seconds, not", optarg);
+			break;
+		case OPT_NO_VIEW:
+			r->view = false;
+			break;
+		case OPT_EXPORT:
+			r->export = true;
+			break;
+		case OPT_SNAPSHOT:
+			r->snapshot = optarg;
+			break;
+		case OPT_KEYS:
+			r->keys = optarg;
+			break;
+		case 'h':
+			fputs(r->live ? live_usage_text : usage_text, stdout);
+			exit(0);
+		default:
+			fprintf(stderr, "Try 'nurseshark %s --help'.\n", r->cmd);
+			return 2;
+		}
+	}
+	if (!r->live && (r->export || r->snapshot || r->keys)) {
+		fprintf(stderr, "nurseshark: record: --export, --snapshot and --keys are for "
+			"nurseshark live (or the viewer on the file)\n");
+		return 2;
+	}
+	if (r->live && (!(r->duration > 0) || r->export == !!r->snapshot ||
+			(r->keys && !r->snapshot) || r->output_set)) {
+		fprintf(stderr, "nurseshark: live: wants --duration SECONDS and --export or "
+			"--snapshot COLSxROWS\n  (no -o; the live screen is not there yet)\n");
+		return 2;
+	}
+	if (optind < argc)
+		r->command = argv + optind;
+	/* With -B, the top instance is recorded only when options named it. */
+	if (r->nbufs > 1 && !top_used) {
+		free(r->bufs[0].name);
+		memmove(&r->bufs[0], &r->bufs[1], sizeof(*r->bufs) * (size_t)(r->nbufs - 1));
+		r->nbufs--;
+	}
+	for (int b = 0; b < r->nbufs; b++) {
+		if (!r->bufs[b].specs) {
+			r->bufs[b].specs = tracefs_list_add(NULL, "sched");
+			r->bufs[b].specs = tracefs_list_add(r->bufs[b].specs, "irq");
+		}
+	}
+	return 0;
+}
+
+/* Is the file at @path a trace.dat (its magic), which may be replaced? */
+static bool is_trace_dat(const char *path)
+{
+	static const char magic[] = "\027\010\104tracing";
+	char head[sizeof(magic) - 1];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	     !memcmp(head, magic, sizeof(head));
+	close(fd);
+	return ok;
+}
+
+/* Checks the output and creates the temp trace.dat beside it. */
+static int open_output(struct record *r, char *err, size_t errlen)
+{
+	struct stat st;
+	char *copy, *dir, *base;
+	mode_t mask;
+
+	if (!lstat(r->output, &st) || errno != ENOENT) {
+		if (!stat(r->output, &st) && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s is a directory", r->output);
+			return -1;
+		}
+		if (!is_trace_dat(r->output) && !(stat(r->output, &st) && errno == ENOENT)) {
+			snprintf(err, errlen, "%s exists and is not a trace.dat: not replacing it",
+				 r->output);
+			return -1;
+		}
+	}
+	copy = strdup(r->output);
+	if (!copy)
+		goto nomem;
+	base = basename(copy);
+	dir = dirname(strdup(r->output));
+	if (asprintf(&r->tmp_path, "%s/.%s.nsrec.XXXXXX", dir, base) < 0) {
+		r->tmp_path = NULL;
+		free(copy);
+		goto nomem;
+	}
+	free(copy);
+	r->tmp_fd = mkostemp(r->tmp_path, O_CLOEXEC);
+	if (r->tmp_fd < 0) {
+		snprintf(err, errlen, "cannot create a file in %s: %s", dir, strerror(errno));
+		free(r->tmp_path);
+		r->tmp_path = NULL;
+		return -1;
+	}
+	/* mkstemp makes it 0600: give it what creating the file would have. */
+	mask = umask(0);
+	umask(mask);
+	fchmod(r->tmp_fd, 0666 & ~mask);
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+static int check_tracefs(char *err, size_t errlen)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[4096];
+
+	if (!dir) {
+		snprintf(err, errlen, "no tracefs: mount it (%s)",
+			 "mount -t tracefs nodev /sys/kernel/tracing");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/tracing_on", dir);
+	if (access(path, F_OK) && errno == ENOENT) {
+		snprintf(err, errlen, "no tracefs at %.400s (mount -t tracefs nodev %.400s)", dir,
+			 dir);
+		return -1;
+	}
+	if (access(path, W_OK)) {
+		snprintf(err, errlen, "cannot write %.900s: %s (recording needs root)", path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Finds or creates each named instance. */
+static int open_instances(struct record *r, char *err, size_t errlen)
+{
+	for (int b = 0; b < r->nbufs; b++) {
+		struct ns_rec_buffer *buf = &r->bufs[b];
+
+		buf->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+		if (!buf->name)
+			continue;
+		buf->inst = tracefs_instance_create(buf->name);
+		if (!buf->inst) {
+			snprintf(err, errlen, "cannot create the instance %s: %s", buf->name,
+				 strerror(errno));
+			return -1;
+		}
+		buf->created = tracefs_instance_is_new(buf->inst);
+	}
+	return 0;
+}
+
+static void human_bytes(unsigned long long n, char *out, size_t len)
+{
+	if (n >= 10ULL << 20)
+		snprintf(out, len, "%llu MiB", n >> 20);
+	else if (n >= 10ULL << 10)
+		snprintf(out, len, "%llu KiB", n >> 10);
+	else
+		snprintf(out, len, "%llu B", n);
+}
+
+/* The progress line, or with @final the last line, which names the file. */
+static void progress(struct record *r, double elapsed, bool final)
+{
+	unsigned long long events = 0, bytes = 0, lost = 0;
+	char size[32];
+
+	for (int b = 0; b < r->nbufs; b++) {
+		ns_rec_read_lost(&r->bufs[b], false);
+		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++) {
+			events += __atomic_load_n(&r->bufs[b].cpus[cpu].events, __ATOMIC_RELAXED);
+			bytes += __atomic_load_n(&r->bufs[b].cpus[cpu].bytes, __ATOMIC_RELAXED);
+			lost += r->bufs[b].cpus[cpu].lost;
+		}
+	}
+	if (!final && !r->progress)
+		return;
+	human_bytes(bytes, size, sizeof(size));
+	if (final && r->live) {
+		/* What was read is on standard output; a temp file's name is no news. */
+		if (r->shown)
+			fputc('\n', stderr);
+		r->shown = false;
+		return;
+	}
+	fprintf(stderr, "%snurseshark: %s: %.1f s, %llu events, %s, %llu dropped%s",
+		r->progress ? "\r" : "", r->cmd, elapsed, events, size, lost,
+		r->progress ? "\033[K" : "");
+	r->shown = !final;
+	if (final)
+		fprintf(stderr, ", written to %s\n", r->output);
+	fflush(stderr);
+}
+
+static int start_command(struct record *r, char *err, size_t errlen)
+{
+	r->child = fork();
+	if (r->child < 0) {
+		snprintf(err, errlen, "cannot start %s: %s", r->command[0], strerror(errno));
+		return -1;
+	}
+	if (!r->child) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execvp(r->command[0], r->command);
+		fprintf(stderr, "nurseshark: %s: %s: %s\n", r->cmd, r->command[0], strerror(errno));
+		_exit(127);
+	}
+	return 0;
+}
+
+/* One CPU's reader: drains its ring buffer until the main thread says stop. */
+struct reader {
+	struct ns_rec_cpu *cpu;
+	int id;
+	const int *stop;
+	int ret;
+	char err[512];
+	pthread_t thread;
+	bool started;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	struct pollfd pfd = { .fd = rd->cpu->rfd, .events = POLLIN };
+
+	/*
+	 * poll() wakes when buffer_percent of the ring buffer is full; the
+	 * timeout only bounds how late the stop flag is seen.
+	 */
+	while (!__atomic_load_n(rd->stop, __ATOMIC_ACQUIRE)) {
+		poll(&pfd, 1, 100);
+		if (ns_rec_drain_cpu(rd->cpu, rd->id, false, rd->err, sizeof(rd->err))) {
+			__atomic_store_n(&rd->ret, -1, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Starts a reader thread per CPU (signals stay with the main thread). */
+static struct reader *start_readers(struct record *r, const int *stop, int *n,
+				    char *err, size_t errlen)
+{
+	struct reader *rds;
+	sigset_t all, old;
+
+	*n = 0;
+	for (int b = 0; b < r->nbufs; b++)
+		*n += r->bufs[b].ncpus;
+	rds = calloc((size_t)*n, sizeof(*rds));
+	if (!rds) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	*n = 0;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int b = 0; b < r->nbufs; b++) {
+		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++) {
+			struct reader *rd = &rds[(*n)++];
+
+			rd->cpu = &r->bufs[b].cpus[cpu];
+			rd->id = cpu;
+			rd->stop = stop;
+			if (pthread_create(&rd->thread, NULL, reader_main, rd)) {
+				snprintf(err, errlen, "cannot start a reader thread");
+				break;
+			}
+			rd->started = true;
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rds;
+}
+
+/* Records until the command ends, the duration passes, a signal or an error. */
+static int record_loop(struct record *r, char *err, size_t errlen)
+{
+	double start = now_s(), next = start + PROGRESS_MS / 1000.0;
+	struct reader *rds;
+	int stop = 0, n, ret = 0;
+
+	rds = start_readers(r, &stop, &n, err, errlen);
+	if (!rds)
+		return -1;
+	if (err[0])
+		ret = -1;
+	while (!ret && !stop_signal) {
+		struct timespec tick = { 0, 50 * 1000 * 1000 };
+		double t;
+
+		/* Only the progress line and the checks below wait on this. */
+		nanosleep(&tick, NULL);
+		for (int i = 0; i < n && !ret; i++) {
+			if (__atomic_load_n(&rds[i].ret, __ATOMIC_ACQUIRE)) {
+				snprintf(err, errlen, "%s", rds[i].err);
+				ret = -1;
+			}
+		}
+		if (r->child > 0 && waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
+			r->child = 0;
+			break;
+		}
+		t = now_s();
+		if (r->duration > 0 && t - start >= r->duration)
+			break;
+		if (t >= next) {
+			progress(r, t - start, false);
+			next = t + PROGRESS_MS / 1000.0;
+		}
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++)
+		if (rds[i].started)
+			pthread_join(rds[i].thread, NULL);
+	for (int i = 0; i < n && !ret; i++) {
+		if (rds[i].ret) {
+			snprintf(err, errlen, "%s", rds[i].err);
+			ret = -1;
+		}
+	}
+	free(rds);
+	/* A command still running is stopped with the signal that stopped us. */
+	if (r->child > 0) {
+		kill(r->child, stop_signal ? stop_signal : SIGTERM);
+		while (waitpid(r->child, &r->child_status, 0) < 0 && errno == EINTR)
+			;
+		r->child = 0;
+	}
+	for (int b = 0; b < r->nbufs; b++)
+		tracefs_trace_off(r->bufs[b].inst);
+	for (int b = 0; b < r->nbufs && !ret; b++)
+		for (int cpu = 0; cpu < r->bufs[b].ncpus && !ret; cpu++)
+			ret = ns_rec_drain_cpu(&r->bufs[b].cpus[cpu], cpu, true, err, errlen);
+	r->elapsed = now_s() - start;
+	return ret;
+}
+
+static void free_record(struct record *r)
+{
+	for (int b = 0; b < r->nbufs; b++) {
+		struct ns_rec_buffer *buf = &r->bufs[b];
+
+		ns_rec_close_cpus(buf);
+		if (buf->inst)
+			tracefs_instance_free(buf->inst);
+		tracefs_list_free(buf->specs);
+		tracefs_list_free(buf->events);
+		tracefs_list_free(buf->saved.enabled);
+		free(buf->saved.clock);
+		free(buf->saved.kb);
+		free(buf->saved.tracer);
+		free(buf->clock_text);
+		free(buf->clock_name);
+		free(buf->name);
+	}
+	free(r->bufs);
+	if (r->tmp_fd >= 0)
+		close(r->tmp_fd);
+	if (r->tmp_path)
+		unlink(r->tmp_path);
+	free(r->tmp_path);
+}
+
+static void view(const char *path)
+{
+	execl("/proc/self/exe", "nurseshark", "--", path, (char *)NULL);
+	fprintf(stderr, "nurseshark: record: cannot start the viewer: %s\n", strerror(errno));
+}
+
+/*
+ * live --export / --snapshot: the viewer's own printing of the file just
+ * recorded, in a child, so that the file and its directory go afterwards.
+ * Returns the child's exit status.
+ */
+static int live_print(struct record *r)
+{
+	char *argv[8];
+	int n = 0, status;
+	pid_t pid;
+
+	argv[n++] = "nurseshark";
+	if (r->export) {
+		argv[n++] = "--export";
+	} else {
+		argv[n++] = "--snapshot";
+		argv[n++] = (char *)r->snapshot;
+		if (r->keys) {
+			argv[n++] = "--keys";
+			argv[n++] = (char *)r->keys;
+		}
+	}
+	argv[n++] = "--";
+	argv[n++] = (char *)r->output;
+	argv[n] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "nurseshark: live: cannot start the viewer: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!pid) {
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "nurseshark: live: cannot start the viewer: %s\n", strerror(errno));
+		_exit(1);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* live's file goes in a directory of its own under $TMPDIR. */
+static int live_output(struct record *r)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir, *out;
+
+	if (asprintf(&dir, "%s/nurseshark-live.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0)
+		return -1;
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "nurseshark: live: cannot create a directory in %s: %s\n",
+			tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+		free(dir);
+		return -1;
+	}
+	if (asprintf(&out, "%s/live.dat", dir) < 0) {
+		rmdir(dir);
+		free(dir);
+		return -1;
+	}
+	r->live_dir = dir;
+	r->output = out;
+	return 0;
+}
+
+static int record_main(int argc, char **argv, bool live)
+{
+	struct record r = { .tmp_fd = -1, .live = live, .cmd = live ? "live" : "record" };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[1024] = "", tmp_prefix[4096];
+	bool touched = false;
+	int ret = 1;
+
+	if (parse_args(&r, argc, argv)) {
+		ret = 2;
+		goto out;
+	}
+	if (r.live && live_output(&r))
+		goto out;
+	r.progress = isatty(STDERR_FILENO);
+	if (check_tracefs(err, sizeof(err)) || open_output(&r, err, sizeof(err)))
+		goto out;
+	for (int b = 0; b < r.nbufs; b++)
+		if (ns_rec_resolve_events(&r.bufs[b], err, sizeof(err)))
+			goto out;
+	/* From here on the kernel's state changes: a signal must end the run, not us. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	touched = true;
+	if (open_instances(&r, err, sizeof(err)))
+		goto out;
+	snprintf(tmp_prefix, sizeof(tmp_prefix), "%.4000s", r.tmp_path);
+	for (int b = 0; b < r.nbufs; b++) {
+		if (ns_rec_save_state(&r.bufs[b], err, sizeof(err)) ||
+		    ns_rec_setup(&r.bufs[b], err, sizeof(err)) ||
+		    ns_rec_open_cpus(&r.bufs[b], tmp_prefix, err, sizeof(err)))
+			goto out;
+		ns_rec_read_lost(&r.bufs[b], true);
+	}
+	if (stop_signal)
+		goto out_signal;
+	for (int b = 0; b < r.nbufs; b++)
+		if (tracefs_trace_on(r.bufs[b].inst) < 0) {
+			snprintf(err, sizeof(err), "cannot turn tracing on: %s", strerror(errno));
+			goto out;
+		}
+	if (r.command && start_command(&r, err, sizeof(err)))
+		goto out;
+	if (record_loop(&r, err, sizeof(err)))
+		goto out;
+	ret = ns_rec_write_file(r.bufs, r.nbufs, r.tmp_fd, "nurseshark " NURSESHARK_VERSION,
+				err, sizeof(err));
+	r.tmp_fd = -1;	/* closed by the writer */
+	if (ret) {
+		ret = 1;
+		goto out;
+	}
+	if (rename(r.tmp_path, r.output)) {
+		snprintf(err, sizeof(err), "cannot rename %s to %s: %s", r.tmp_path, r.output,
+			 strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	free(r.tmp_path);
+	r.tmp_path = NULL;
+	progress(&r, r.elapsed, true);
+	ret = 0;
+	goto out;
+out_signal:
+	snprintf(err, sizeof(err), "stopped by signal %d before recording", (int)stop_signal);
+out:
+	/* An instance cannot be removed while its ring buffers are open. */
+	for (int b = 0; b < r.nbufs; b++)
+		ns_rec_close_cpus(&r.bufs[b]);
+	for (int b = r.nbufs - 1; touched && b >= 0; b--) {
+		if (ns_rec_restore_state(&r.bufs[b]) && !ret) {
+			snprintf(err, sizeof(err), "could not put back all the tracing state of %s",
+				 r.bufs[b].name ?: tracefs_tracing_dir());
+			ret = 1;
+		}
+	}
+	if (r.shown)
+		fputc('\n', stderr);
+	if (err[0])
+		fprintf(stderr, "nurseshark: %s: %s\n", r.cmd, err);
+	if (!ret && r.command && WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status))
+		fprintf(stderr, "nurseshark: %s: %s exited with status %d\n", r.cmd, r.command[0],
+			WEXITSTATUS(r.child_status));
+	free_record(&r);
+	if (r.live_dir) {
+		if (!ret)
+			ret = live_print(&r);
+		unlink(r.output);
+		rmdir(r.live_dir);
+		free(r.live_dir);
+		free((char *)r.output);
+	} else if (!ret && r.view) {
+		view(r.output);
+	}
+	return ret;
+}
+
+int ns_record_main(int argc, char **argv)
+{
+	return record_main(argc, argv, false);
+}
+
+int ns_record_live_main(int argc, char **argv)
+{
+	return record_main(argc, argv, true);
+}
