@@ -259,7 +259,7 @@ void ns_trace_forked(struct ns_trace *trace);
 
 /*
  * fork(), refused (-1, errno EBUSY) while the process has another thread;
- * the child gets the default action of the fatal signals back (fork.c).
+ * the child gets the default action of fatal and quit signals (fork.c).
  * Every fork() of the project goes through it.
  */
 pid_t ns_trace_fork(void);

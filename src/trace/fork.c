@@ -15,6 +15,9 @@
  * screen's handler (tui/screen.c) calls endwin(), which in a crashing child
  * would reset the terminal under the parent's still-running screen. A crash
  * in a child is what these children exist to catch, so it must die quietly.
+ * The screen's other handlers only note a signal for its loop, which the
+ * child does not run: a child keeping them would outlive a Ctrl-C or a
+ * hang-up, so those get their default action back too.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -48,12 +51,16 @@ int ns_trace_nr_threads(void)
  * Returns what fork() returns; -1 with errno EBUSY when the process has
  * more than one thread (nothing is forked). stdout and stderr are flushed
  * first so that the child does not print the parent's buffered output
- * again. In the child, SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT have
- * their default action.
+ * again. In the child, the fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT) and those that end or stop us (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGTSTP, SIGCONT, SIGWINCH) have their default action.
  */
 pid_t ns_trace_fork(void)
 {
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	static const int reset[] = {
+		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH,
+	};
 	size_t i;
 	pid_t pid;
 
@@ -65,7 +72,7 @@ pid_t ns_trace_fork(void)
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0)
-		for (i = 0; i < NS_ARRAY_SIZE(fatal); i++)
-			signal(fatal[i], SIG_DFL);
+		for (i = 0; i < NS_ARRAY_SIZE(reset); i++)
+			signal(reset[i], SIG_DFL);
 	return pid;
 }
