@@ -70,7 +70,13 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libnurseshark.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-tests: all $(UNIT_BINS)
+# The fuzzer (tests/fuzz.sh); not in $(BUILD)/tests, whose programs are unit tests.
+$(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -o $@ $<
+
+tests: all $(UNIT_BINS) $(BUILD)/fuzz/fuzz
 
 deps:
 	$(Q)contrib/install-deps.sh
@@ -82,6 +88,17 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)tests/run.sh
+
+# A long fuzzing run: FUZZ_RUNS runs per base (default 2000), FUZZ_SEED,
+# FUZZ_SECONDS the time limit per base; prints the runs by outcome.
+FUZZ_RUNS ?= 2000
+FUZZ_SEED ?= 1
+FUZZ_SECONDS ?= 3600
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		bash tests/fuzz.sh | grep -v '^PASS: fuzz: replay'
+
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -105,7 +122,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check-deps tests deps run test bench docs install uninstall clean
+.PHONY: all check-deps tests deps run test fuzz bench docs install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
