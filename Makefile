@@ -85,9 +85,25 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BUILD)/nurseshark contrib/sample.dat
 
+# The suite, then the unit tests and tests/cli.sh again under ASan+UBSan
+# (build-asan/), all in one total.
 test: deps
 	$(Q)$(MAKE) --no-print-directory tests
-	$(Q)tests/run.sh
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" tests
+	$(Q)NS_ASAN_BUILD=build-asan tests/run.sh
+
+# Sanitizer builds, each in its own folder, running the unit tests and the
+# command-line tests: ASan with UBSan, and TSan.
+ASAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+TSAN_CFLAGS := -O1 -g -fsanitize=thread
+asan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" tests
+	$(Q)NS_BUILD=build-asan NS_SANITIZER=asan tests/run.sh unit/ cli
+
+tsan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan CFLAGS="$(TSAN_CFLAGS)" tests
+	$(Q)NS_BUILD=build-tsan NS_SANITIZER=tsan tests/run.sh unit/ cli
 
 # A long fuzzing run: FUZZ_RUNS runs per base (default 2000), FUZZ_SEED,
 # FUZZ_SECONDS the time limit per base; prints the runs by outcome.
@@ -120,9 +136,9 @@ uninstall:
 		$(DESTDIR)$(mandir)/man5/nurseshark.ini.5
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-tsan
 
-.PHONY: all check-deps tests deps run test fuzz bench docs install uninstall clean
+.PHONY: all check-deps tests deps run test asan tsan fuzz bench docs install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

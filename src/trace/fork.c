@@ -28,6 +28,22 @@
 #include <nurseshark/trace.h>
 #include <nurseshark/util.h>
 
+/*
+ * Threads of the process that are not the program's: ThreadSanitizer runs
+ * one of its own from the first pthread_create() on, and makes fork() safe
+ * around it (it holds its locks across the call).
+ */
+#if defined(__SANITIZE_THREAD__)
+#define NS_FOREIGN_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NS_FOREIGN_THREADS 1
+#endif
+#endif
+#ifndef NS_FOREIGN_THREADS
+#define NS_FOREIGN_THREADS 0
+#endif
+
 /* The threads of this process, or -1 if /proc cannot say. */
 int ns_trace_nr_threads(void)
 {
@@ -64,7 +80,7 @@ pid_t ns_trace_fork(void)
 	size_t i;
 	pid_t pid;
 
-	if (ns_trace_nr_threads() > 1) {
+	if (ns_trace_nr_threads() > 1 + NS_FOREIGN_THREADS) {
 		errno = EBUSY;
 		return -1;
 	}

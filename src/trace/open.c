@@ -117,7 +117,7 @@ static int check_file(const char *path, char *err, size_t err_len)
  * tries it. The child also refuses more CPUs than NS_MAX_CPUS, so what the
  * parent's handles allocate per CPU stays bounded, and an alarm bounds its
  * time. Under a sanitizer, whose shadow memory is terabytes of address
- * space, the limit is left out.
+ * space, the limit is left out (tests/run.sh has ASan cap one allocation).
  */
 /*
  * How many CPUs libtracecmd allocates state for: one more than the largest
