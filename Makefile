@@ -70,7 +70,13 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libnurseshark.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-tests: all $(UNIT_BINS)
+# The fuzzer (tests/fuzz.sh); not in $(BUILD)/tests, whose programs are unit tests.
+$(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -o $@ $<
+
+tests: all $(UNIT_BINS) $(BUILD)/fuzz/fuzz
 
 deps:
 	$(Q)contrib/install-deps.sh
@@ -79,9 +85,36 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BUILD)/nurseshark contrib/sample.dat
 
+# The suite, then the unit tests and tests/cli.sh again under ASan+UBSan
+# (build-asan/), all in one total.
 test: deps
 	$(Q)$(MAKE) --no-print-directory tests
-	$(Q)tests/run.sh
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" tests
+	$(Q)NS_ASAN_BUILD=build-asan tests/run.sh
+
+# Sanitizer builds, each in its own folder, running the unit tests and the
+# command-line tests: ASan with UBSan, and TSan.
+ASAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+TSAN_CFLAGS := -O1 -g -fsanitize=thread
+asan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" tests
+	$(Q)NS_BUILD=build-asan NS_SANITIZER=asan tests/run.sh unit/ cli
+
+tsan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan CFLAGS="$(TSAN_CFLAGS)" tests
+	$(Q)NS_BUILD=build-tsan NS_SANITIZER=tsan tests/run.sh unit/ cli
+
+# A long fuzzing run: FUZZ_RUNS runs per base (default 2000), FUZZ_SEED,
+# FUZZ_SECONDS the time limit per base; prints the runs by outcome.
+FUZZ_RUNS ?= 2000
+FUZZ_SEED ?= 1
+FUZZ_SECONDS ?= 3600
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		bash tests/fuzz.sh | grep -v '^PASS: fuzz: replay'
+
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -108,9 +141,10 @@ uninstall:
 		$(DESTDIR)$(mandir)/man5/nurseshark.ini.5
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-tsan
 
-.PHONY: all check-deps tests deps run test bench docs screens-update install uninstall clean
+.PHONY: all check-deps tests deps run test asan tsan fuzz bench docs screens-update install \
+	uninstall clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -29,8 +29,15 @@ cleanup() {
 trap cleanup EXIT
 
 # run ARGS...: the binary with no terminal and no stdin; sets rc, out, err.
+# With $vmem set (KiB), under that address-space limit (not under a
+# sanitizer, whose shadow memory is terabytes of address space).
 run() {
-	timeout -k 5 "$limit" "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	if [ -n "${vmem:-}" ] && [ -z "${NS_SANITIZER:-}" ]; then
+		(ulimit -v "$vmem" && exec timeout -k 5 "$limit" "$bin" "$@") \
+			>"$tmp/out" 2>"$tmp/err" </dev/null
+	else
+		timeout -k 5 "$limit" "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	fi
 	rc=$?
 	out=$tmp/out
 	err=$tmp/err
@@ -160,6 +167,32 @@ bad "64 KiB of random bytes" "$tmp/noise.dat" ''
 bad "trace.dat magic followed by random bytes" "$tmp/magic-noise.dat" ''
 { head -c 4096 "$sample"; noise 65536 3; } >"$tmp/head-noise.dat"
 bad "a real header followed by random bytes" "$tmp/head-noise.dat" ''
+
+# A FIFO with no writer: open() would wait for one for ever.
+mkfifo "$tmp/fifo.dat"
+bad "a FIFO with no writer" "$tmp/fifo.dat" 'FIFO|regular'
+
+# patched NAME SRC OFFSET HEX REASON: a copy of SRC with the bytes HEX
+# (e.g. feffffff) written at OFFSET (0-based), refused under a 4 GiB
+# address-space limit (the damage must not make us allocate gigabytes).
+patched() {
+	local f=$tmp/$1.dat
+	if [ ! -r "$2" ]; then
+		echo "SKIP: cli: $1: $2 not found (NS_SHARED=$shared)"
+		return
+	fi
+	cp "$2" "$f" && chmod u+w "$f"
+	printf "$(sed 's/../\\x&/g' <<<"$4")" | dd of="$f" bs=1 seek="$3" conv=notrunc 2>/dev/null
+	vmem=$((4 << 20)) bad "$1 ($4 at $3)" "$f" "$5"
+}
+
+# CPU 2's first page header: kbuffer crashed inside tracecmd_init_data().
+patched "igt-tests-trace-page-header" \
+	"$shared/traces/public/tiagovignatti__intel-gpu-tools__tests-trace.dat" 1171464 feffffff \
+	'corrupt'
+# A CPU id of the BUFFER option: libtracecmd calloc()ed 1.5 GB per handle.
+patched "sample-buffer-cpu-id" "$sample" 1850933 80 'corrupt'
+patched "sample-buffer-cpu-id-small" "$sample" 1850933 01 'corrupt'
 
 # --- --export against trace-cmd report ----------------------------------------
 

@@ -6,11 +6,18 @@
 #   session (INI) serves the model; main.c wires them;
 #   record (records the running kernel; no curses) may use trace only.
 # Only src/tui/ and src/main.c may include a curses header; src/trace/
-# includes nothing of model, tui or session; src/model/ nothing of tui;
-# src/session/ nothing of tui; src/record/ nothing of model, session or
-# tui, and only src/main.c includes record. A public header include/nurseshark/NAME*.h
-# belongs to the layer NAME and obeys that layer's rule, which is what makes
-# checking direct includes enough: every file a layer can reach is checked.
+# includes nothing of model, tui or session; src/model/ nothing of tui or
+# session; src/session/ nothing of tui. A public header
+# include/nurseshark/NAME*.h belongs to the layer NAME and obeys that
+# layer's rule, which is what makes checking direct includes enough: every
+# file a layer can reach is checked.
+#
+# The same rule on the symbols of the built objects (nm on
+# $NS_BUILD/src/LAYER/*.o, default build/), which an extern declaration
+# written by hand cannot dodge: an object of src/trace references no symbol
+# that an object of model, session or tui defines; model none of session or
+# tui; session none of tui; record none of model, session or tui. And fork() is called only by src/trace/fork.c
+# (ns_trace_fork(), which refuses to fork a threaded process).
 #
 # Usage: tests/layers.sh [TOP]. Without TOP it checks the project, then
 # plants one violation of each rule in a scratch copy and checks that each
@@ -82,7 +89,7 @@ check() {
 		fi
 		case $from:$to in
 		trace:model | trace:tui | trace:session | trace:main) trace+=" $file:$line($inc)" ;;
-		model:tui | model:main) model+=" $file:$line($inc)" ;;
+		model:tui | model:main | model:session) model+=" $file:$line($inc)" ;;
 		session:tui | session:main) session+=" $file:$line($inc)" ;;
 		record:model | record:session | record:tui | record:main) record+=" $file:$line($inc)" ;;
 		trace:record | model:record | session:record | tui:record) to_record+=" $file:$line($inc)" ;;
@@ -91,11 +98,68 @@ check() {
 
 	report "${pfx}curses only in src/tui and src/main.c" "$curses"
 	report "${pfx}trace includes nothing of model, tui, session" "$trace"
-	report "${pfx}model includes nothing of tui" "$model"
+	report "${pfx}model includes nothing of tui or session" "$model"
 	report "${pfx}session includes nothing of tui" "$session"
 	report "${pfx}record includes nothing of model, session, tui" "$record"
 	report "${pfx}only main includes record" "$to_record"
 	[ "$n" -gt 0 ] || { echo "FAIL: ${pfx}includes found: no #include under $top/src"; failed=1; }
+	symbols "$top" "$pfx"
+}
+
+# "object symbol" for each symbol the objects of src/LAYER define (D) or
+# use undefined (U), as FILE SYMBOL lines.
+layer_syms() {
+	local dir=$1/src/$2 kind=$3
+	[ -d "$dir" ] || return 0
+	find "$dir" -maxdepth 1 -name '*.o' -print0 | LC_ALL=C sort -z |
+		xargs -0 -r nm -A 2>/dev/null |
+		awk -v k="$kind" '{ f = $1; sub(/:.*/, "", f); sub(/.*\/src\//, "src/", f)
+			if (k == "U" && $2 == "U") print f, $3
+			else if (k == "D" && NF >= 3 && $2 ~ /^[TDBRCGSVW]$/) print f, $3 }'
+}
+
+# symbols TOP PREFIX: the rule on what the built objects reference.
+symbols() {
+	local top=$1 pfx=$2 objs from to bad found=0 l
+	objs=$top/${NS_BUILD:-build}
+	if ! command -v nm >/dev/null; then
+		echo "SKIP: layers: ${pfx}symbols: nm is not installed"
+		return
+	fi
+	for l in trace model session tui; do
+		[ -n "$(find "$objs/src/$l" -maxdepth 1 -name '*.o' 2>/dev/null | head -n 1)" ] &&
+			found=1
+	done
+	if [ "$found" = 0 ]; then
+		echo "SKIP: layers: ${pfx}symbols: no objects under $objs/src (build first)"
+		return
+	fi
+	for l in trace model session tui record; do
+		layer_syms "$objs" "$l" D >"$scratch_syms/def.$l"
+		layer_syms "$objs" "$l" U >"$scratch_syms/use.$l"
+	done
+	for from in trace model session tui record; do
+		case $from in
+		trace) to="model session tui record" ;;
+		model) to="session tui record" ;;
+		session) to="tui record" ;;
+		tui) to="record" ;;
+		record) to="model session tui" ;;
+		esac
+		bad=""
+		for l in $to; do
+			# uses of $from whose symbol $l defines
+			bad+=$(awk 'NR == FNR { def[$2] = $1; next }
+				    ($2 in def) { printf " %s->%s(%s)", $1, $2, def[$2] }' \
+				"$scratch_syms/def.$l" "$scratch_syms/use.$from")
+		done
+		report "${pfx}$from objects use no symbol of ${to// /, }" "$bad"
+	done
+	bad=$(cat "$scratch_syms"/use.* | awk '$2 == "fork" && $1 != "src/trace/fork.o" { printf " %s", $1 }')
+	if [ -f "$objs/src/main.o" ] && nm "$objs/src/main.o" | grep -qE ' U fork$'; then
+		bad+=" src/main.o"
+	fi
+	report "${pfx}fork() only in src/trace/fork.c (ns_trace_fork)" "$bad"
 }
 
 report() {
@@ -107,11 +171,13 @@ report() {
 	fi
 }
 
+scratch_syms=$(mktemp -d)
+trap 'rm -rf "$scratch_syms"' EXIT
 check "$top" ""
 
 if [ "$selftest" = 1 ]; then
 	scratch=$(mktemp -d)
-	trap 'rm -rf "$scratch"' EXIT
+	trap 'rm -rf "$scratch" "$scratch_syms"' EXIT
 	mkdir -p "$scratch/src/trace" "$scratch/src/model" "$scratch/src/session" \
 		"$scratch/src/tui" "$scratch/src/record" "$scratch/include/nurseshark"
 	printf '#include <stdio.h>\n' >"$scratch/src/trace/ok.c"
@@ -121,11 +187,40 @@ if [ "$selftest" = 1 ]; then
 	printf '#include "../tui/screen.h"\n' >"$scratch/src/session/bad.c"
 	printf '#include "nurseshark/tui.h"\n' >"$scratch/include/nurseshark/model.h"
 	: >"$scratch/src/tui/screen.h"
-	printf '#include "nurseshark/session.h"\n' >"$scratch/src/record/bad.c"
-	printf '#include "nurseshark/record.h"\n' >"$scratch/src/tui/bad.c"
-	out=$(bash "$self" "$scratch")
-	for rule in "curses only" "trace includes" "model includes" "session includes" \
-		"record includes" "only main includes record"; do
+	printf '#include "nurseshark/session.h"\n' >"$scratch/src/model/uses_session.c"
+	rules=("curses only" "trace includes" "model includes" "session includes")
+	# Objects: each layer defines one function; each lower layer calls the
+	# one of a layer above it, declared by hand (no include to see).
+	if command -v cc >/dev/null && command -v nm >/dev/null; then
+		o=$scratch/build/src
+		mkdir -p "$o/trace" "$o/model" "$o/session" "$o/tui"
+		for l in trace model session tui; do
+			printf 'int ns_%s_thing(void) { return 1; }\n' "$l" >"$scratch/def_$l.c"
+			cc -c -o "$o/$l/def_$l.o" "$scratch/def_$l.c"
+		done
+		printf 'int ns_tui_thing(void);\nint f(void) { return ns_tui_thing(); }\n' \
+			>"$scratch/t.c"
+		cc -c -o "$o/trace/calls_tui.o" "$scratch/t.c"
+		printf 'int ns_session_thing(void);\nint g(void) { return ns_session_thing(); }\n' \
+			>"$scratch/m.c"
+		cc -c -o "$o/model/calls_session.o" "$scratch/m.c"
+		printf 'int ns_tui_thing(void);\nint h(void) { return ns_tui_thing(); }\n' \
+			>"$scratch/s.c"
+		cc -c -o "$o/session/calls_tui.o" "$scratch/s.c"
+		printf '#include <unistd.h>\nint k(void) { return fork(); }\n' >"$scratch/f.c"
+		cc -c -o "$o/model/forks.o" "$scratch/f.c"
+		rules+=("trace objects use" "model objects use" "session objects use" "fork() only")
+	else
+		echo "SKIP: layers: self-test of the symbol rules: no cc or nm"
+	fi
+	out=$(NS_BUILD=build bash "$self" "$scratch")
+	if grep -q "^FAIL: layers: model includes.*uses_session.c" <<<"$out"; then
+		echo "PASS: layers: self-test catches a planted model -> session include"
+	else
+		echo "FAIL: layers: self-test: a planted model -> session include went unseen"
+		failed=1
+	fi
+	for rule in "${rules[@]}"; do
 		if grep -q "^FAIL: layers: $rule" <<<"$out"; then
 			echo "PASS: layers: self-test catches a planted '$rule' violation"
 		else

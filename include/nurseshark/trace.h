@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct ns_trace;
 
@@ -288,6 +289,15 @@ int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, 
  * other thread running (no indexing, no filter pass).
  */
 void ns_trace_forked(struct ns_trace *trace);
+
+/*
+ * fork(), refused (-1, errno EBUSY) while the process has another thread;
+ * the child gets the default action of fatal and quit signals (fork.c).
+ * Every fork() of the project goes through it.
+ */
+pid_t ns_trace_fork(void);
+/* The threads of this process (/proc/self/task), or -1 if it cannot say. */
+int ns_trace_nr_threads(void);
 
 /* Event types the trace's formats define, enumerated by i < nr. */
 int ns_trace_nr_event_types(const struct ns_trace *trace);

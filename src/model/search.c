@@ -462,7 +462,7 @@ static void maybe_split(struct ns_search_job *job)
 		return;
 	mid = job->done + left / 2;
 	fflush(NULL);
-	pid = fork();
+	pid = ns_trace_fork();	/* refused while a filter pass runs: no split then */
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);

@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,20 +386,43 @@ static void progress(struct record *r, double elapsed, bool final)
 	fflush(stderr);
 }
 
+/*
+ * posix_spawn(), not fork(): reader threads may run already, and a spawn
+ * runs nothing of ours in the child (the project forks only through
+ * ns_trace_fork(), which refuses a threaded process; tests/layers.sh).
+ * The signals we catch are the command's own again.
+ */
+static int spawn(pid_t *pid, const char *path, char *const argv[], bool search)
+{
+	posix_spawnattr_t attr;
+	sigset_t dfl;
+	int ret;
+
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGHUP);
+	ret = posix_spawnattr_init(&attr);
+	if (ret)
+		return ret;
+	ret = posix_spawnattr_setsigdefault(&attr, &dfl);
+	if (!ret)
+		ret = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	if (!ret)
+		ret = search ? posix_spawnp(pid, path, NULL, &attr, argv, environ) :
+			       posix_spawn(pid, path, NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	return ret;
+}
+
 static int start_command(struct record *r, char *err, size_t errlen)
 {
-	r->child = fork();
-	if (r->child < 0) {
-		snprintf(err, errlen, "cannot start %s: %s", r->command[0], strerror(errno));
+	int ret = spawn(&r->child, r->command[0], r->command, true);
+
+	if (ret) {
+		r->child = 0;
+		snprintf(err, errlen, "cannot start %s: %s", r->command[0], strerror(ret));
 		return -1;
-	}
-	if (!r->child) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		execvp(r->command[0], r->command);
-		fprintf(stderr, "nurseshark: %s: %s: %s\n", r->cmd, r->command[0], strerror(errno));
-		_exit(127);
 	}
 	return 0;
 }
@@ -572,7 +596,7 @@ static void view(const char *path)
 static int live_print(struct record *r)
 {
 	char *argv[8];
-	int n = 0, status;
+	int n = 0, status, ret;
 	pid_t pid;
 
 	argv[n++] = "nurseshark";
@@ -590,15 +614,10 @@ static int live_print(struct record *r)
 	argv[n++] = (char *)r->output;
 	argv[n] = NULL;
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "nurseshark: live: cannot start the viewer: %s\n", strerror(errno));
+	ret = spawn(&pid, "/proc/self/exe", argv, false);
+	if (ret) {
+		fprintf(stderr, "nurseshark: live: cannot start the viewer: %s\n", strerror(ret));
 		return 1;
-	}
-	if (!pid) {
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "nurseshark: live: cannot start the viewer: %s\n", strerror(errno));
-		_exit(1);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)

@@ -128,29 +128,27 @@ static struct tep_event_filter *compile(struct tep_handle *tep, const char *text
  */
 static int probe(struct tep_handle *tep, const char *text, char *err, size_t err_len)
 {
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	char msg[512];
 	ssize_t n, got = 0;
 	int fds[2], status;
-	size_t i;
 	pid_t pid;
 
 	if (pipe(fds))
 		return 0;	/* no child: go on without the probe */
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = ns_trace_fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return 0;
+		if (errno != EBUSY)
+			return 0;
+		/* a child of a threaded process may inherit held locks */
+		snprintf(err, err_len, "cannot check the filter while other threads run");
+		return -EBUSY;
 	}
 	if (pid == 0) {
 		struct tep_event_filter *f;
 
-		/* die of a crash quietly: no handler of the parent's may touch the tty */
-		for (i = 0; i < NS_ARRAY_SIZE(fatal); i++)
-			signal(fatal[i], SIG_DFL);
+		/* ns_trace_fork(): a crash dies quietly, no handler touches the tty */
 		close(fds[0]);
 		f = compile(tep, text, msg, sizeof(msg));
 		if (!f && write(fds[1], msg, strlen(msg)) < 0)

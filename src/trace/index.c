@@ -526,7 +526,9 @@ static int apply_comms(struct ns_trace *trace, struct comm_seen *seen, size_t n)
 	int ret = 0;
 
 	/* the first naming of each task wins: keep those, at the front */
-	qsort(seen, n, sizeof(*seen), cmp_comm_seen_row);
+	/* seen is NULL when no task was named, and qsort(NULL, 0) is undefined */
+	if (n)
+		qsort(seen, n, sizeof(*seen), cmp_comm_seen_row);
 	for (i = 0; i < n; i++) {
 		struct ns_task *task = ns_tasks_get(&trace->tasks, seen[i].pid, true);
 
@@ -542,7 +544,8 @@ static int apply_comms(struct ns_trace *trace, struct comm_seen *seen, size_t n)
 	 * libtraceevent keeps its names in an array sorted by pid and inserts
 	 * each one in its place: in pid order most go at the end.
 	 */
-	qsort(seen, k, sizeof(*seen), cmp_comm_seen_pid);
+	if (k)
+		qsort(seen, k, sizeof(*seen), cmp_comm_seen_pid);
 	pthread_mutex_lock(&trace->tep_lock);
 	/* make libtraceevent build its sorted table before we add to it */
 	tep_data_comm_from_pid(trace->tep, 0);

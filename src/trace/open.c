@@ -7,9 +7,10 @@
  * but crashes in tracecmd_close() on the half-built handle of a file that
  * fails that check (v6 files cut short), and printf()s its complaint to
  * stdout: so the handle is opened in two steps, stdout is muted meanwhile,
- * and a handle that fails is leaked, never closed. libtraceevent's format
- * parser can crash on a corrupt header (found by fuzzing), so the header is
- * first parsed in a child process: a crash there is a clear error here.
+ * and a handle that fails is leaked, never closed. libtraceevent and
+ * libtracecmd crash on damaged files, or allocate what a damaged field says
+ * (found by fuzzing), so the whole open runs first in a child process under
+ * a memory limit (guard_open()): a crash there is a clear error here.
  *
  * libtracecmd maps each CPU's whole data at once, so every page read while
  * indexing would stay resident; release_behind() hands the pages already
@@ -25,6 +26,7 @@
  * every test goes through the same code.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -41,7 +43,11 @@
 #define NS_TRACE_MAGIC "\027\010\104tracing"
 
 
-/* Is this a trace-cmd file at all? Gives a better reason than libtracecmd. */
+/*
+ * Is this a trace-cmd file at all? Gives a better reason than libtracecmd.
+ * Opened without blocking: a FIFO with no writer would block open() for
+ * ever, and nothing but a regular file is a trace here.
+ */
 static int check_file(const char *path, char *err, size_t err_len)
 {
 	char magic[sizeof(NS_TRACE_MAGIC) - 1];
@@ -49,14 +55,22 @@ static int check_file(const char *path, char *err, size_t err_len)
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		ns_set_err(err, err_len, "%s", strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		ns_set_err(err, err_len, "%s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		ns_set_err(err, err_len, "%s", S_ISDIR(st.st_mode) ? "is a directory" :
-			   "not a regular file");
+			S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file" :
+			S_ISSOCK(st.st_mode) ? "is a socket, not a regular file" :
+			S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ?
+			"is a device, not a regular file" : "not a regular file");
 		close(fd);
 		return -1;
 	}
@@ -77,31 +91,149 @@ static int check_file(const char *path, char *err, size_t err_len)
 	return 0;
 }
 
-/* Parse the header in a child: 0, -EIO if unreadable, -EFAULT if it crashed. */
-static int probe_header(const char *path)
+/*
+ * The open's guard. libtracecmd and libtraceevent trust the file: a damaged
+ * header crashes the format parser, a damaged page header crashes kbuffer
+ * inside tracecmd_init_data(), and a damaged CPU id in a v7 BUFFER option
+ * makes libtracecmd calloc() per-CPU state for as many CPUs as the id says
+ * (1.5 GB per handle for one bit flipped). Rather than validate every field
+ * of every section ahead of libtracecmd (a second parser to keep in step
+ * with its), the same open that the viewer does next (open_head, then
+ * init_data) runs first in a child process, which may crash, and which runs
+ * under an address-space limit: what it has mapped at the fork, twice the
+ * file (libtracecmd maps a CPU's data whole) and NS_GUARD_SLACK more. An
+ * open that needs more than that is a damaged file, and the parent never
+ * tries it. The child also refuses more CPUs than NS_MAX_CPUS, so what the
+ * parent's handles allocate per CPU stays bounded, and an alarm bounds its
+ * time. Under a sanitizer, whose shadow memory is terabytes of address
+ * space, the limit is left out (tests/run.sh has ASan cap one allocation).
+ */
+/*
+ * How many CPUs libtracecmd allocates state for: one more than the largest
+ * CPU id of the file, where tep_get_cpus() counts the CPUs with data. It is
+ * exported by every libtracecmd we build against (since 1.0), but declared
+ * only in trace-cmd's private header.
+ */
+int tracecmd_cpus(struct tracecmd_input *handle);
+
+#define NS_GUARD_SLACK (1024ULL << 20)
+#define NS_GUARD_SECONDS 60
+#define NS_MAX_CPUS 65536
+
+enum guard_result {
+	GUARD_OK, GUARD_HEAD, GUARD_DATA, GUARD_NOMEM, GUARD_CPUS, GUARD_IO,
+};
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define NS_GUARD_LIMIT 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define NS_GUARD_LIMIT 0
+#endif
+#endif
+#ifndef NS_GUARD_LIMIT
+#define NS_GUARD_LIMIT 1
+#endif
+
+/* In the child: cap its address space at what it has plus @budget bytes. */
+static void limit_memory(unsigned long long budget)
 {
-	int status, fd;
+	unsigned long long pages = 0;
+	struct rlimit as;
+	FILE *f;
+
+	if (!NS_GUARD_LIMIT)
+		return;
+	f = fopen("/proc/self/statm", "re");
+	if (!f || fscanf(f, "%llu", &pages) != 1)
+		pages = 0;
+	if (f)
+		fclose(f);
+	if (getrlimit(RLIMIT_AS, &as))
+		return;
+	budget += pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+	if (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > budget)
+		as.rlim_cur = budget;
+	setrlimit(RLIMIT_AS, &as);
+}
+
+/* The child's side: what libtracecmd makes of the file, as an exit status. */
+static enum guard_result guard_child(const char *path, off_t size)
+{
+	struct tracecmd_input *handle;
+	int fd;
+
+	fd = open("/dev/null", O_WRONLY);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+	}
+	limit_memory(NS_GUARD_SLACK + 2ULL * (size > 0 ? (unsigned long long)size : 0));
+	alarm(NS_GUARD_SECONDS);
+	errno = 0;
+	handle = tracecmd_open_head(path, 0);
+	if (!handle)
+		return errno == ENOMEM ? GUARD_NOMEM : GUARD_HEAD;
+	errno = 0;
+	if (tracecmd_init_data(handle) < 0)
+		return errno == ENOMEM ? GUARD_NOMEM : GUARD_DATA;
+	if (tracecmd_cpus(handle) > NS_MAX_CPUS ||
+	    tep_get_cpus(tracecmd_get_tep(handle)) > NS_MAX_CPUS)
+		return GUARD_CPUS;
+	return GUARD_OK;	/* never closed: tracecmd_close() may crash */
+}
+
+/* Open the file in a child first; 0, or -1 with the reason in @err. */
+static int guard_open(const char *path, off_t size, char *err, size_t err_len)
+{
+	int status;
 	pid_t pid;
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return 0;	/* no child: go on without the probe */
-	if (pid == 0) {
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-		}
-		_exit(tracecmd_open_head(path, 0) ? 0 : 1);
+	pid = ns_trace_fork();
+	if (pid < 0) {
+		ns_set_err(err, err_len, "cannot check it in a child process: %s",
+			errno == EBUSY ? "other threads are running" : strerror(errno));
+		return -1;
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	if (WIFSIGNALED(status))
-		return -EFAULT;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	if (pid == 0)
+		_exit(guard_child(path, size));
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ns_set_err(err, err_len, "cannot check it in a child process: %s",
+				strerror(errno));
+			return -1;
+		}
+	}
+	if (WIFSIGNALED(status)) {
+		if (WTERMSIG(status) == SIGALRM)
+			ns_set_err(err, err_len, "corrupt: libtracecmd took over %d s to open it",
+				NS_GUARD_SECONDS);
+		else
+			ns_set_err(err, err_len, "corrupt: libtracecmd crashes reading it (%s)",
+				strsignal(WTERMSIG(status)));
+		return -1;
+	}
+	switch (WIFEXITED(status) ? WEXITSTATUS(status) : GUARD_IO) {
+	case GUARD_OK:
+		return 0;
+	case GUARD_HEAD:
+		ns_set_err(err, err_len, "cannot read it as a trace.dat (truncated or corrupt header)");
+		break;
+	case GUARD_DATA:
+		ns_set_err(err, err_len, "truncated or corrupt: the event data ends before the file says");
+		break;
+	case GUARD_NOMEM:
+		ns_set_err(err, err_len, "corrupt: opening it takes more memory than the file can "
+			"explain (%llu MB more)", NS_GUARD_SLACK >> 20);
+		break;
+	case GUARD_CPUS:
+		ns_set_err(err, err_len, "corrupt: it names more than %d CPUs", NS_MAX_CPUS);
+		break;
+	default:
+		ns_set_err(err, err_len, "cannot check it in a child process");
+		break;
+	}
+	return -1;
 }
 
 /*
@@ -342,13 +474,9 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 		trace->file_size = st.st_size;
 		trace->file_mtime = st.st_mtim;
 	}
-	ret = probe_header(path);
-	if (ret) {
-		ns_set_err(err, err_len, ret == -EFAULT ?
-			   "corrupt header: its event formats crash libtraceevent's parser" :
-			   "cannot read it as a trace.dat (truncated or corrupt header)");
+	ret = guard_open(path, trace->file_size, err, err_len);
+	if (ret)
 		goto fail;
-	}
 	ret = attach(trace);
 	if (ret) {
 		ns_set_err(err, err_len, ret == -ENODATA ?
@@ -362,7 +490,7 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 		ns_set_err(err, err_len, "unsupported ring-buffer page size %d", trace->page_size);
 		goto fail;
 	}
-	if (trace->nr_cpus < 0 || trace->nr_cpus > 65536) {
+	if (trace->nr_cpus < 0 || trace->nr_cpus > NS_MAX_CPUS) {
 		ns_set_err(err, err_len, "implausible number of CPUs (%d)", trace->nr_cpus);
 		goto fail;
 	}

@@ -9,10 +9,18 @@
  * that wgetch does not repaint stdscr over the panes.
  *
  * The terminal is given back on every way out: a normal quit, an error
- * after the screen was set up, SIGINT/SIGTERM/SIGHUP (noted by the handler,
- * acted on when wgetch returns EINTR: endwin, then the signal kills us as it
- * would have), and crashes (endwin from the handler, then the default
- * action). The signal number below is the only state a handler touches.
+ * after the screen was set up, SIGINT/SIGTERM/SIGHUP/SIGQUIT (noted by the
+ * handler, acted on when wgetch returns EINTR: endwin, then the signal kills
+ * us as it would have), and crashes (endwin from the handler, then the
+ * default action). The handlers only note the signal number; a crash
+ * handler that finds itself in a child process (a fork() that kept it)
+ * leaves the terminal alone, since it is the parent's.
+ *
+ * Ctrl-Z and SIGCONT are ours too, not curses': on SIGTSTP the loop gives
+ * the terminal back and stops; on SIGCONT (after `fg`, or a SIGSTOP that
+ * curses never saw) it takes the terminal again, in every mode curses_modes()
+ * sets (keypad above all, else arrows read as escape sequences), and
+ * redraws the whole screen, since the shell wrote over it meanwhile.
  */
 #include <errno.h>
 #include <signal.h>
@@ -25,25 +33,40 @@
 #include "filtering.h"
 
 static volatile sig_atomic_t quit_signal;
+static volatile sig_atomic_t stop_signal;	/* SIGTSTP: stop once the tty is back */
+static volatile sig_atomic_t cont_signal;	/* SIGCONT: take the tty again */
+static pid_t screen_pid;			/* who set the handlers up */
 
 static void on_quit_signal(int sig)
 {
 	quit_signal = sig;
 }
 
+static void on_job_signal(int sig)
+{
+	if (sig == SIGTSTP)
+		stop_signal = 1;
+	else
+		cont_signal = 1;
+}
+
 static void on_fatal_signal(int sig)
 {
-	endwin();
+	if (getpid() == screen_pid)
+		endwin();
 	raise(sig);	/* SA_RESETHAND: the default action now */
 }
 
-static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static const int job_signals[] = { SIGTSTP, SIGCONT };
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 #define NR_QUIT_SIGNALS (sizeof(quit_signals) / sizeof(quit_signals[0]))
+#define NR_JOB_SIGNALS (sizeof(job_signals) / sizeof(job_signals[0]))
 #define NR_FATAL_SIGNALS (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
 
 struct saved_signals {
 	struct sigaction quit[NR_QUIT_SIGNALS];
+	struct sigaction job[NR_JOB_SIGNALS];
 	struct sigaction fatal[NR_FATAL_SIGNALS];
 };
 
@@ -53,11 +76,15 @@ static void catch_signals(struct saved_signals *saved)
 	struct sigaction sa;
 	size_t i;
 
+	screen_pid = getpid();
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_quit_signal;	/* no SA_RESTART: wgetch must return */
 	for (i = 0; i < NR_QUIT_SIGNALS; i++)
 		sigaction(quit_signals[i], &sa, &saved->quit[i]);
+	sa.sa_handler = on_job_signal;
+	for (i = 0; i < NR_JOB_SIGNALS; i++)
+		sigaction(job_signals[i], &sa, &saved->job[i]);
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
 	for (i = 0; i < NR_FATAL_SIGNALS; i++)
@@ -70,6 +97,8 @@ static void restore_signals(const struct saved_signals *saved)
 
 	for (i = 0; i < NR_QUIT_SIGNALS; i++)
 		sigaction(quit_signals[i], &saved->quit[i], NULL);
+	for (i = 0; i < NR_JOB_SIGNALS; i++)
+		sigaction(job_signals[i], &saved->job[i], NULL);
 	for (i = 0; i < NR_FATAL_SIGNALS; i++)
 		sigaction(fatal_signals[i], &saved->fatal[i], NULL);
 }
@@ -91,6 +120,46 @@ static void curses_modes(void)
 	curs_set(0);
 	keypad(stdscr, TRUE);
 	leaveok(stdscr, TRUE);
+}
+
+/*
+ * Ctrl-Z and fg, between two keys: give the terminal back and stop (the
+ * default action of SIGTSTP, for the shell to see), then, once continued,
+ * take it again. Returns whether the whole screen must be drawn again.
+ */
+static bool job_control(WINDOW *input)
+{
+	struct sigaction sa, ours;
+
+	if (stop_signal) {
+		stop_signal = 0;
+		endwin();
+		memset(&sa, 0, sizeof(sa));
+		sigemptyset(&sa.sa_mask);
+		sa.sa_handler = SIG_DFL;
+		sigaction(SIGTSTP, &sa, &ours);
+		raise(SIGTSTP);		/* stopped here until SIGCONT */
+		sigaction(SIGTSTP, &ours, NULL);
+		/* what the user set with stty meanwhile stays for after us */
+		def_shell_mode();
+		cont_signal = 1;
+	}
+	if (!cont_signal)
+		return false;
+	cont_signal = 0;
+	/* the tty as the shell left it: leave curses' mode and enter it anew */
+	if (!isendwin())
+		endwin();
+	doupdate();
+	/*
+	 * The read that the signal interrupted queued an ERR that the next
+	 * wgetch() would return as if the terminal were gone.
+	 */
+	flushinp();
+	curses_modes();
+	keypad(input, TRUE);	/* sends keypad_xmit again: endwin() turned it off */
+	clearok(curscr, TRUE);
+	return true;
 }
 
 /**
@@ -243,6 +312,8 @@ static int term_begin(char *err, size_t err_len)
 		return -ENOTTY;
 	}
 	quit_signal = 0;
+	stop_signal = 0;
+	cont_signal = 0;
 	catch_signals(&term_saved);
 	term_scr = newterm(NULL, stdout, stdin);
 	if (!term_scr) {
@@ -304,6 +375,7 @@ int ns_tui_run_loading(struct ns_trace *trace, char *err, size_t err_len)
 	/* redraw as indexing goes on: a frame at least every 100 ms */
 	wtimeout(stdscr, 100);
 	while (!quit && !quit_signal && ns_trace_loading(trace, NULL)) {
+		job_control(stdscr);
 		ns_tui_loading_draw(l);
 		wnoutrefresh(stdscr);
 		doupdate();
@@ -345,6 +417,7 @@ int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, c
 	mouseinterval(0);	/* press and release apart: a drag is two events */
 
 	while (!t.quit && !quit_signal) {
+		job_control(input_window(&t));
 		ns_tui_draw(&t);
 		errno = 0;
 		/* a filter pass or a search under way: read keys without waiting */

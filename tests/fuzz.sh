@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The mutational fuzzer (tests/fuzz/fuzz.c) against the real binary, with
+# fixed seeds: damaged copies of real traces (v6, v7 zstd, v7 uncompressed,
+# 32-bit, another writer's v7) through --export and --snapshot, damaged INI
+# files (config.ini, a session, a filters file) through --check-config and
+# --snapshot, and made-up command lines. A crash, a hang, a memory blow-up
+# or an untidy error is a FAIL that prints the line to keep in
+# tests/data/fuzz/regressions.txt, every line of which is replayed first.
+#
+# FUZZ_RUNS (runs per base, default a short run for `make test`),
+# FUZZ_SEED (default 1) and FUZZ_SECONDS (time limit per base) are for
+# `make fuzz`, which runs a long one and prints the count of runs by
+# outcome.
+set -u
+. "$(dirname "$0")/lib/common.sh"
+ns_test_begin fuzz
+shared=${NS_SHARED:-$top/../shared}
+fuzz=$top/build/fuzz/fuzz
+runs=${FUZZ_RUNS:-0}
+seed=${FUZZ_SEED:-1}
+seconds=${FUZZ_SECONDS:-15}
+
+if [ ! -x "$fuzz" ]; then
+	fail "the fuzzer $fuzz is not built (make tests builds it)"
+	exit 0
+fi
+export TMPDIR=$tmp
+
+# A v7 file without compression, from the bundled sample.
+v7raw=
+if command -v trace-cmd >/dev/null &&
+	trace-cmd convert -i "$sample" -o "$tmp/v7-uncompressed.dat" --compression none \
+		>/dev/null 2>&1; then
+	v7raw=$tmp/v7-uncompressed.dat
+fi
+
+# The file a BASE of the regression list names, or nothing.
+base_path() {
+	case $1 in
+	tree:*) echo "$top/${1#tree:}" ;;
+	shared:*) echo "$shared/${1#shared:}" ;;
+	gen:v7-uncompressed) echo "$v7raw" ;;
+	esac
+}
+
+# --- every input that once failed ---------------------------------------------
+n=0
+while read -r kind mode base spec; do
+	case $kind in '' | '#'*) continue ;; esac
+	n=$((n + 1))
+	file=$(base_path "$base")
+	if [ -z "$file" ] || [ ! -r "$file" ]; then
+		skip "regression $n ($base): base file not found"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	"$fuzz" replay "$bin" "$kind" "$mode" "$file" $spec -- "$sample"
+done <"$top/tests/data/fuzz/regressions.txt"
+
+# --- a run over each base ------------------------------------------------------
+# fuzz_base KIND MODE FILE RUNS [TRACE]: RUNS is the short run's count.
+fuzz_base() {
+	local kind=$1 mode=$2 file=$3 count=$4
+	shift 4
+	[ "$runs" -gt 0 ] && count=$runs
+	if [ "$kind" != cmdline ] && [ ! -r "$file" ]; then
+		skip "$kind $mode $(basename "$file"): not found (NS_SHARED=$shared)"
+		return
+	fi
+	"$fuzz" run "$bin" "$kind" "$mode" "$file" "$seed" "$count" "$seconds" "$@" |
+		tee -a "$tmp/summary"
+}
+
+public=$shared/traces/public
+fuzz_base trace snapshot "$sample" 20
+fuzz_base trace export "$sample" 8
+fuzz_base trace export "$shared/traces/sched-v6.dat" 20
+fuzz_base trace snapshot "$top/tests/data/lost-events.dat" 12
+fuzz_base trace snapshot "$public/kinmax__buildroot-kernel__trace_fifo_multicore.dat" 40
+fuzz_base trace export "$public/ARM-software__lisa__tests-trace-2014-07-03-thermal.dat" 30
+fuzz_base trace export "$public/lanhaocoder__LanGraph__trace.dat" 10
+if [ -n "$v7raw" ]; then
+	fuzz_base trace snapshot "$v7raw" 15
+else
+	skip "v7 uncompressed: trace-cmd convert is not available"
+fi
+skip "a trace with pages bigger than 4 KiB: every trace in ../shared/traces and tests/data has 4 KiB pages"
+
+fuzz_base ini config "$top/contrib/config.ini" 40
+fuzz_base ini config "$top/contrib/config.ini" 10 "$sample"
+fuzz_base ini session "$top/tests/data/ini/session-values.ini" 30
+fuzz_base ini session "$top/tests/data/ini/session-values.ini" 10 "$sample"
+fuzz_base ini filters "$top/tests/data/ini/filters-bad.ini" 30
+fuzz_base ini filters "$top/tests/data/ini/filters-bad.ini" 10 "$sample"
+fuzz_base cmdline any - 60 "$sample"
+
+# The runs of every base by outcome, from their summary lines.
+grep -E '^(PASS|FAIL): fuzz: .*[0-9]+ runs' "$tmp/summary" 2>/dev/null |
+	sed -E 's/.*[0-9]+ runs: //; s/ \(stopped.*//' | tr ',' '\n' |
+	awk '{ n = $NF; $NF = ""; sub(/ +$/, ""); sub(/^ +/, ""); sum[$0] += n; all += n }
+	     END { printf "fuzz: %d runs:", all
+		   for (k in sum) printf " %s %d;", k, sum[k]; printf "\n" }'
+exit 0
