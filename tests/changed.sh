@@ -23,6 +23,7 @@ if ! trace-cmd convert -i "$sample" -o "$copy" --file-version 6 >/dev/null 2>&1 
 	exit 0
 fi
 size=$(stat -c %s "$copy")
+cp "$copy" "$copy.orig"
 
 screen_start 100 30 "sh -c 'LC_ALL=C $bin --no-session $copy; echo EXITED rc=\$?; exec cat'"
 if ! screen_wait '^CPU0 '; then
@@ -51,3 +52,22 @@ if screen_wait 'EXITED rc=0'; then
 else
 	fail "q did not quit with status 0 after the cut"
 fi
+
+# Cut while it is still indexed: --test-hold-index holds indexing after each
+# CPU's first page; the cut comes then, and the rest of the index meets it.
+screen_stop
+cp "$copy.orig" "$copy" 2>/dev/null || true
+hold=$tmp/hold
+screen_start 100 30 "sh -c 'LC_ALL=C $bin --test-hold-index $hold --no-session $copy; echo EXITED rc=\$?; exec cat'"
+if screen_wait '\(indexing\)'; then
+	truncate -s $((size / 4)) "$copy"
+	touch "$hold"
+	if screen_wait 'EXITED rc=1' && grep -q 'changed under us' <<<"$SCREEN_LAST"; then
+		pass "a cut while indexing: exit 1, the file changed under us"
+	else
+		fail "a cut while indexing: $(grep -E 'nurseshark|EXITED' <<<"$SCREEN_LAST" | head -n 3)"
+	fi
+else
+	fail "the loading screen did not come up on the v6 copy"
+fi
+

@@ -376,6 +376,8 @@ static void index_error(char *err, size_t err_len, int ret)
 {
 	if (ret == -EBADMSG)
 		ns_set_err(err, err_len, "corrupt: a page of its events is damaged");
+	else if (ret == -ESTALE)	/* cut or recorded over while indexing */
+		ns_set_err(err, err_len, "%s", NS_TRACE_CHANGED_MSG);
 	else
 		ns_set_err(err, err_len, "cannot index events: %s", strerror(-ret));
 }
