@@ -350,6 +350,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'i':
+			/* several files are not supported yet: -i A -i B is refused as A B is */
+			if (file) {
+				fprintf(stderr, "nurseshark: one trace file at a time\n");
+				return 2;
+			}
 			file = optarg;
 			break;
 		case 's':

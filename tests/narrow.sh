@@ -199,6 +199,8 @@ else
 	fail "J jumps"
 fi
 screen_type ':goto 10172.5'
+# the prompt must be up before its end is waited for: else a slow start passes the wait
+screen_wait '^:goto 10172\.5' || fail ":goto 10172.5 typed into the prompt"
 screen_keys Enter
 if screen_wait_not '^:goto'; then
 	n4=$(selected)

@@ -115,9 +115,13 @@ fi
 
 # --- resize --------------------------------------------------------------------------
 
+# all of it on one capture: the bar's row may be drawn before the status line
+redrawn_130x30() {
+	grep -q 'B-A: .*Window: ' <<<"$SCREEN_LAST" && [ "$(wc -l <<<"$SCREEN_LAST")" -eq 30 ] &&
+		[ "$(tail -n 1 <<<"$SCREEN_LAST" | grep 'of 91631' | wc -L)" -ge 125 ]
+}
 screen_resize 130 30
-if screen_wait 'B-A: .*Window: ' && [ "$(wc -l <<<"$SCREEN_LAST")" -eq 30 ] &&
-	[ "$(tail -n 1 <<<"$SCREEN_LAST" | grep 'of 91631' | wc -L)" -ge 125 ]; then
+if screen_wait_for redrawn_130x30; then
 	pass "resized to 130x30: redrawn, the marker bar on one row, status at the new edge"
 else
 	fail "redraw at 130x30"

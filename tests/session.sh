@@ -275,7 +275,7 @@ else
 fi
 screen_type 'u:load-filters '"$tmp/f.ini"
 screen_keys Enter
-if screen_wait '1 filters loaded from .*f.ini, some skipped' &&
+if screen_wait '1 filter loaded from .*f.ini, some skipped' &&
 	screen_wait 'Filters: hide event sched/sched_migrate_task'; then
 	pass ":load-filters FILE brings them back"
 else

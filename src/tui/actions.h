@@ -30,7 +30,7 @@
 	ACTION(QUIT, "quit", "q", "", "", "quit", "Quit",				\
 	       ns_tui_act_quit, 0)							\
 	ACTION(HELP, "help", "<F1>", "h", "", "help",					\
-	       "Show this help (any key closes it; j/k and PgUp/PgDn scroll it)",	\
+	       "Show this help (its keys, at its end, scroll it; any other key closes it)", \
 	       ns_tui_help_open, 0)							\
 	ACTION(SWITCH_FOCUS, "switch-focus", "<Tab> <S-Tab>", "", "", "focus",		\
 	       "Move the focus between the graph and the list",				\
@@ -95,10 +95,10 @@
 	ACTION(PAN_RIGHT, "pan-right", "] <S-Right>", "", "", "",			\
 	       "Move the graph window one column forward in time",			\
 	       ns_tui_act_pan, 1)							\
-	ACTION(PAN_PAGE_LEFT, "pan-page-left", "<lt> {", "", "<PageUp>", "",		\
+	ACTION(PAN_PAGE_LEFT, "pan-page-left", "<lt> { <C-Left>", "", "<PageUp>", "",	\
 	       "Move the graph window back by its width",				\
 	       ns_tui_act_pan_page, -1)							\
-	ACTION(PAN_PAGE_RIGHT, "pan-page-right", "> }", "", "<PageDown>", "",		\
+	ACTION(PAN_PAGE_RIGHT, "pan-page-right", "> } <C-Right>", "", "<PageDown>", "",	\
 	       "Move the graph window forward by its width",				\
 	       ns_tui_act_pan_page, 1)							\
 	ACTION(SET_MARKER_A, "set-marker-a", "a", "", "", "A",				\

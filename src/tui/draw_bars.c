@@ -139,7 +139,7 @@ void ns_tui_draw_status(struct ns_tui *t)
 	n = snprintf(left, sizeof(left), "[%s] ", t->focus == NS_FOCUS_GRAPH ? "graph" : "list");
 	if (ns_tui_help_shown(t)) {
 		snprintf(left + n, sizeof(left) - n,
-			 "help: j/k PgUp/PgDn scroll, any other key closes");
+			 "help: j/k Space PgUp/PgDn g/G scroll, any other key closes");
 	} else if (t->message[0]) {
 		ns_tui_put_text(t->status, &t->glyphs, 0, n, cols - n - rw, t->message, 0,
 				t->theme.attr[NS_ROLE_MESSAGE]);

@@ -90,6 +90,24 @@ enum ns_tui_input_kind {
 	NS_IN_RESIZE,		/* the terminal is now x columns by y rows */
 };
 
+/*
+ * Keys curses has no code for (termkeys.c), above every curses code, and
+ * the answers of the escape-sequence decoder, below every key.
+ */
+enum {
+	NS_KEY_C_LEFT = 0x10000,
+	NS_KEY_C_RIGHT,
+	NS_KEY_C_UP,
+	NS_KEY_C_DOWN,
+};
+#define NS_KEY_NONE	(-2)	/* a sequence read and discarded */
+#define NS_KEY_MORE	(-3)	/* a sequence not complete yet */
+#define NS_KEY_ESC_THEN	(-4)	/* the ESC was a key; its next byte is another */
+
+int ns_tui_decode_seq(const int *b, int n);
+int ns_tui_ext_key(const char *name);
+int ns_tui_read_key(WINDOW *w, int timeout);
+
 struct ns_tui_input {
 	int kind;
 	int key;
