@@ -205,7 +205,11 @@
 	       ns_tui_graph_resize, -1)							\
 	ACTION(FRESH_START, "fresh-start", "U", "", "", "",				\
 	       "Start fresh: forget the session restored at start (view, filters)",	\
-	       ns_tui_fresh_start, 0)
+	       ns_tui_fresh_start, 0)							\
+	ACTION(EVENT_DETAIL, "event-detail", "i", "<Enter>", "", "",			\
+	       "The selected event in detail: report's whole line, the latency flags in " \
+	       "words, its buffer, page and CPU, every field raw and as printed",	\
+	       ns_tui_detail_open, 0)
 
 /*
  * The overlays' own actions, bound in their own scope ([keys.picker],
