@@ -5,7 +5,9 @@
 # tests/*.sh script. A test reports each check on its own line:
 #   PASS: name            FAIL: name: why            SKIP: name: why
 # A test that exits non-zero without a FAIL line counts as one failure.
-# The last line is the total: "N passed, N failed, N skipped".
+# Each test's name is printed as it starts, its counts when it ends, then
+# its FAIL and SKIP lines. The last line is the total: "N passed, N failed,
+# N skipped".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -29,6 +31,8 @@ only=${1:-}
 run_one() {
 	local name=$1; shift
 	local out rc
+	# the name first, so that a long test shows where the run is; its counts follow
+	printf '%-28s ' "$name"
 	out=$("$@" 2>&1 </dev/null)
 	rc=$?
 	local p f s
@@ -40,12 +44,12 @@ run_one() {
 		out+=$'\n'"FAIL: $name: exited with status $rc"
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	printf '%d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
 	grep -E '^(FAIL|SKIP): ' <<<"$out" | sed "s|^|  [$name] |"
 	if [ "$f" -gt 0 ]; then
 		failed+=("$name")
 		grep -vE '^(PASS|FAIL|SKIP): ' <<<"$out" | tail -n 20 | sed "s|^|    |"
 	fi
-	printf '%-28s %d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
 }
 
 for t in build/tests/*; do

@@ -102,10 +102,11 @@
 	       "Move the graph window forward by its width",				\
 	       ns_tui_act_pan_page, 1)							\
 	ACTION(SET_MARKER_A, "set-marker-a", "a", "", "", "A",				\
-	       "Put marker A on the selected event (A becomes the active marker)",	\
+	       "Put marker A on the selected event (in the graph: on the cursor row's "	\
+	       "event nearest the cursor, which is selected); A becomes the active marker", \
 	       ns_tui_act_set_marker, NS_MARKER_A)					\
 	ACTION(SET_MARKER_B, "set-marker-b", "b", "", "", "B",				\
-	       "Put marker B on the selected event (B becomes the active marker)",	\
+	       "Put marker B where a puts A; B becomes the active marker",		\
 	       ns_tui_act_set_marker, NS_MARKER_B)					\
 	ACTION(GOTO_MARKER_A, "goto-marker-a", "A 'a `a", "", "", "",			\
 	       "Select the event of marker A and bring it into the graph",		\

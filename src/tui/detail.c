@@ -10,6 +10,8 @@
  *
  * The event is read once when the view opens (ns_trace_event_detail());
  * the lines are wrapped at the width of each frame, so a resize rewraps.
+ * The same view shows the status line's message history (:messages),
+ * each message whole, the latest last.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "tui-int.h"
 
 struct detail {
+	int messages;			/* the message history, not an event */
 	uint64_t row;
 	struct ns_event_text txt;
 	char *line;			/* report's line */
@@ -93,7 +96,8 @@ static void latency(struct pass *p, const char *lat)
 		  lat[1] == '.' ? "no need-resched" : "need-resched (other)";
 	ctx = lat[2] == 'Z' ? "NMI inside a hardirq" : lat[2] == 'z' ? "NMI" :
 	      lat[2] == 'H' ? "hardirq inside a softirq" : lat[2] == 'h' ? "hardirq" :
-	      lat[2] == 's' ? "softirq" : lat[2] == '.' ? "not in an interrupt" : "interrupt (other)";
+	      lat[2] == 's' ? "softirq" : lat[2] == '.' ? "not in an interrupt" :
+	      "interrupt (other)";
 	if (lat[3] == '.')
 		snprintf(depth, sizeof(depth), "preempt depth 0");
 	else
@@ -113,6 +117,19 @@ static void walk(struct pass *p, struct detail *s)
 	char buf[600];
 	int i;
 
+	if (s->messages) {
+		const struct ns_tui *t = p->t;
+
+		if (!t->nr_history)
+			put(p, "No messages yet.", 0, NS_ROLE_HELP);
+		for (i = 0; i < t->nr_history; i++) {
+			int at = (t->next_msg - t->nr_history + i + NS_TUI_MSG_HISTORY) %
+				 NS_TUI_MSG_HISTORY;
+
+			wrapped(p, t->history[at], 0, 2, NS_ROLE_HELP);
+		}
+		return;
+	}
 	if (!s->ok) {
 		put(p, "This event cannot be read back from the file.", 0, NS_ROLE_HELP);
 		return;
@@ -174,14 +191,20 @@ static void draw(struct ns_tui *t, void *state)
 	if (t->lay.too_small)
 		return;
 	scroll_to(t, s, s->top);	/* a resize may have shortened it */
+	p.top = s->top;
 	s->nr_lines = count(t, s);
 	last = s->top + p.rows < s->nr_lines ? s->top + p.rows : s->nr_lines;
 	p.win = newwin(t->lay.rows - 1, t->lay.cols, 0, 0);
 	if (!p.win)
 		return;
 	leaveok(p.win, TRUE);
-	snprintf(title, sizeof(title), "Event #%llu (lines %d-%d of %d; j/k Space scroll, "
-		 "other keys close)", (unsigned long long)s->row, s->top + 1, last, s->nr_lines);
+	if (s->messages)
+		snprintf(title, sizeof(title), "Messages, the latest last (lines %d-%d of %d; "
+			 "j/k Space scroll, other keys close)", s->top + 1, last, s->nr_lines);
+	else
+		snprintf(title, sizeof(title), "Event #%llu (lines %d-%d of %d; j/k Space scroll, "
+			 "other keys close)", (unsigned long long)s->row, s->top + 1, last,
+			 s->nr_lines);
 	ns_tui_put_text(p.win, &t->glyphs, 0, 0, t->lay.cols, title, 0,
 			t->theme.attr[NS_ROLE_HELP_TITLE]);
 	walk(&p, s);
@@ -281,7 +304,19 @@ void ns_tui_detail_open(struct ns_tui *t, int unused)
 	}
 }
 
-int ns_tui_detail_shown(const struct ns_tui *t)
+/* :messages, from its end: the latest message at the bottom */
+void ns_tui_messages_open(struct ns_tui *t, int unused)
 {
-	return ns_tui_layer_shown(t, &detail_layer);
+	struct detail *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		ns_tui_message(t, "Out of memory");
+		return;
+	}
+	s->messages = 1;
+	s->top = 1 << 30;	/* scroll_to() brings it to the last page */
+	if (ns_tui_layer_push(t, &detail_layer, s)) {
+		close_detail(t, s);
+		ns_tui_message(t, "Too many overlays open");
+	}
 }

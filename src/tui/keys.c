@@ -48,6 +48,31 @@ static const struct {
 	{ "End", KEY_END }, { "lt", '<' },
 };
 
+/**
+ * ns_tui_key_name - @key in the --keys syntax: "a", "<C-w>", "<PageUp>"
+ */
+void ns_tui_key_name(int key, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NS_ARRAY_SIZE(key_names); i++) {
+		if (key_names[i].key == key) {
+			snprintf(buf, len, "<%s>", key_names[i].name);
+			return;
+		}
+	}
+	if (key >= 1 && key <= 26)
+		snprintf(buf, len, "<C-%c>", 'a' + key - 1);
+	else if (key >= KEY_F(1) && key <= KEY_F(12))
+		snprintf(buf, len, "<F%d>", key - KEY_F(0));
+	else if (key == '<')
+		snprintf(buf, len, "<lt>");
+	else if (key > ' ' && key < 127)
+		snprintf(buf, len, "%c", key);
+	else
+		snprintf(buf, len, "<%d>", key);
+}
+
 static const struct {
 	const char *name;
 	int kind;

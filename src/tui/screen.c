@@ -157,18 +157,39 @@ void ns_tui_close(struct ns_tui *t)
 	ns_event_text_free(&t->txt);
 }
 
+/*
+ * One line where it fits, else three short ones (down to 20x5), else the
+ * size alone: never a cut sentence.
+ */
 static void draw_too_small(struct ns_tui *t)
 {
-	char msg[96];
-	int y = LINES / 2, len;
+	char msg[3][64];
+	int nr = 3, i, len, y;
 
 	werase(stdscr);
-	len = snprintf(msg, sizeof(msg), "Terminal too small: %dx%d, need %dx%d (q quits)",
+	len = snprintf(msg[0], sizeof(msg[0]), "Terminal too small: %dx%d, need %dx%d (q quits)",
 		       COLS, LINES, NS_TUI_MIN_COLS, NS_TUI_MIN_ROWS);
-	if (len > COLS)
-		len = COLS;
-	ns_tui_put_text(stdscr, &t->glyphs, y, (COLS - len) / 2, len, msg, 0,
-			t->theme.attr[NS_ROLE_MESSAGE]);
+	if (len <= COLS) {
+		nr = 1;
+	} else {
+		snprintf(msg[0], sizeof(msg[0]), "Terminal too small:");
+		snprintf(msg[1], sizeof(msg[1]), "%dx%d, need %dx%d", COLS, LINES,
+			 NS_TUI_MIN_COLS, NS_TUI_MIN_ROWS);
+		snprintf(msg[2], sizeof(msg[2]), "(q quits)");
+		if (LINES < 3) {
+			nr = 1;
+			snprintf(msg[0], sizeof(msg[0]), "%dx%d<%dx%d", COLS, LINES,
+				 NS_TUI_MIN_COLS, NS_TUI_MIN_ROWS);
+		}
+	}
+	y = (LINES - nr) / 2;
+	for (i = 0; i < nr; i++) {
+		len = (int)strlen(msg[i]);
+		if (len > COLS)
+			len = COLS;
+		ns_tui_put_text(stdscr, &t->glyphs, y + i, (COLS - len) / 2, len, msg[i], 0,
+				t->theme.attr[NS_ROLE_MESSAGE]);
+	}
 	wnoutrefresh(stdscr);
 }
 
