@@ -4,6 +4,7 @@
 prefix ?= /usr/local
 bindir ?= $(prefix)/bin
 mandir ?= $(prefix)/share/man
+completionsdir ?= $(prefix)/share/bash-completion/completions
 DESTDIR ?=
 
 CC ?= gcc
@@ -135,10 +136,12 @@ install: all
 	install -m 755 $(BUILD)/nurseshark $(DESTDIR)$(bindir)/nurseshark
 	install -m 644 man/nurseshark.1 $(DESTDIR)$(mandir)/man1/nurseshark.1
 	install -m 644 man/nurseshark.ini.5 $(DESTDIR)$(mandir)/man5/nurseshark.ini.5
+	install -d $(DESTDIR)$(completionsdir)
+	install -m 644 contrib/nurseshark.bash $(DESTDIR)$(completionsdir)/nurseshark
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/nurseshark $(DESTDIR)$(mandir)/man1/nurseshark.1 \
-		$(DESTDIR)$(mandir)/man5/nurseshark.ini.5
+		$(DESTDIR)$(mandir)/man5/nurseshark.ini.5 $(DESTDIR)$(completionsdir)/nurseshark
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan

@@ -379,6 +379,11 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			}
 			break;
 		case 'i':
+			/* several files are not supported yet: -i A -i B is refused as A B is */
+			if (cl->file) {
+				fprintf(stderr, "nurseshark: one trace file at a time\n");
+				return EXIT_USAGE;
+			}
 			cl->file = optarg;
 			break;
 		case 's':

@@ -319,3 +319,16 @@ if command -v nm >/dev/null 2>&1; then
 else
 	echo "SKIP: cli: nm is not installed"
 fi
+
+# Several files are not supported yet: -i A -i B is refused as A B is, the same
+# line and status, before either is opened
+for args in "$sample $sample" "-i $sample -i $sample" "-i $sample $sample"; do
+	# shellcheck disable=SC2086
+	run $args
+	if [ "$rc" -eq 2 ] && [ "$(cat "$err")" = "nurseshark: one trace file at a time" ] &&
+		[ ! -s "$out" ]; then
+		echo "PASS: cli: two trace files refused the same way ($args)"
+	else
+		echo "FAIL: cli: two trace files ($args): status $rc, stderr '$(head -c 200 "$err")'"
+	fi
+done

@@ -199,6 +199,8 @@ else
 	fail "J jumps"
 fi
 screen_type ':goto 10172.5'
+# the prompt must be up before its end is waited for: else a slow start passes the wait
+screen_wait '^:goto 10172\.5' || fail ":goto 10172.5 typed into the prompt"
 screen_keys Enter
 if screen_wait_not '^:goto'; then
 	n4=$(selected)
@@ -258,7 +260,9 @@ else
 fi
 screen_type ':filter sched/sched_switch: prev_pid =='
 screen_keys Enter
-if screen_wait 'crashes on it' && grep -q "Filters: -F 'sched/sched_switch: prev_pid == 0'" <<<"$SCREEN_LAST"; then
+# the message is longer than the status line: its start, and the mark that :messages has it whole
+if screen_wait "libtraceevent's filter parser cr.*\\[:messages\\]" &&
+	grep -q "Filters: -F 'sched/sched_switch: prev_pid == 0'" <<<"$SCREEN_LAST"; then
 	pass "an expression that crashes libtraceevent is refused, the old filter kept"
 else
 	fail "an expression that crashes libtraceevent"

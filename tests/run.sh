@@ -5,8 +5,9 @@
 # tests/*.sh script. A test reports each check on its own line:
 #   PASS: name            FAIL: name: why            SKIP: name: why
 # A test that exits non-zero without a FAIL line counts as one failure, and
-# so does a sanitizer's report in its output. The last line is the total:
-# "N passed, N failed, N skipped".
+# so does a sanitizer's report in its output. Each test's name is printed as
+# it starts, its counts when it ends, then its FAIL and SKIP lines. The last
+# line is the total: "N passed, N failed, N skipped".
 #
 # Usage: tests/run.sh [FILTER...]: only the tests whose name holds one of
 # the FILTERs. NS_BUILD=build-asan runs the programs of that build instead
@@ -62,6 +63,8 @@ wanted() {
 run_one() {
 	local name=$1; shift
 	local out rc
+	# the name first, so that a long test shows where the run is; its counts follow
+	printf '%-28s ' "$name"
 	out=$("$@" 2>&1 </dev/null)
 	rc=$?
 	local p f s
@@ -78,12 +81,12 @@ run_one() {
 			<<<"$out" | grep -m1 -E "$sanitizer_report")"
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	printf '%d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
 	grep -E '^(FAIL|SKIP): ' <<<"$out" | sed "s|^|  [$name] |"
 	if [ "$f" -gt 0 ]; then
 		failed+=("$name")
 		grep -vE '^(PASS|FAIL|SKIP): ' <<<"$out" | tail -n 20 | sed "s|^|    |"
 	fi
-	printf '%-28s %d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
 }
 
 for t in "$build"/tests/*; do

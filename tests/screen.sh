@@ -115,18 +115,30 @@ fi
 
 # --- resize --------------------------------------------------------------------------
 
+# all of it on one capture: the bar's row may be drawn before the status line
+redrawn_130x30() {
+	grep -q 'B-A: .*Window: ' <<<"$SCREEN_LAST" && [ "$(wc -l <<<"$SCREEN_LAST")" -eq 30 ] &&
+		[ "$(tail -n 1 <<<"$SCREEN_LAST" | grep 'of 91631' | wc -L)" -ge 125 ]
+}
 screen_resize 130 30
-if screen_wait 'B-A: .*Window: ' && [ "$(wc -l <<<"$SCREEN_LAST")" -eq 30 ] &&
-	[ "$(tail -n 1 <<<"$SCREEN_LAST" | grep 'of 91631' | wc -L)" -ge 125 ]; then
+if screen_wait_for redrawn_130x30; then
 	pass "resized to 130x30: redrawn, the marker bar on one row, status at the new edge"
 else
 	fail "redraw at 130x30"
 fi
 screen_resize 30 8
-if screen_wait 'Terminal too small: 30x8' && ! grep -q '^CPU0' <<<"$SCREEN_LAST"; then
-	pass "30x8 shows the too-small message"
+if screen_wait '30x8, need [0-9]+x[0-9]+' && grep -q '^ *Terminal too small: *$' <<<"$SCREEN_LAST" &&
+	grep -q '^ *(q quits) *$' <<<"$SCREEN_LAST" && ! grep -q '^CPU0' <<<"$SCREEN_LAST"; then
+	pass "30x8 shows the too-small message whole, on three lines"
 else
 	fail "too-small message at 30x8"
+fi
+screen_resize 20 5
+if screen_wait '^ *20x5, need [0-9]+x[0-9]+ *$' && grep -q '^ *Terminal too small: *$' <<<"$SCREEN_LAST" &&
+	grep -q '^ *(q quits) *$' <<<"$SCREEN_LAST"; then
+	pass "20x5: the too-small message still whole"
+else
+	fail "too-small message at 20x5"
 fi
 screen_resize 80 24
 if screen_wait '^CPU1 ' && ! grep -q 'too small' <<<"$SCREEN_LAST"; then

@@ -60,10 +60,27 @@ for size in 80x24 40x10 132x43 200x60; do
 done
 
 out=$(snap 39x10 "")
-if grep -q 'Terminal too small: 39x10, need 40x10' <<<"$out" && ! grep -q 'CPU0' <<<"$out"; then
+if grep -q '^ *Terminal too small: *$' <<<"$out" && grep -q '^ *39x10, need 40x10 *$' <<<"$out" &&
+	! grep -q 'CPU0' <<<"$out"; then
 	pass "39x10 shows the too-small message instead of the panes"
 else
 	fail "39x10 shows the too-small message: $out"
+fi
+# down to 20x5 it is whole, never a cut sentence; the full line where it fits
+for size in 20x5 24x6 30x8 39x3; do
+	out=$(snap "$size" "")
+	if grep -q '^ *Terminal too small: *$' <<<"$out" && grep -q "^ *$size, need 40x10 *\$" <<<"$out" &&
+		grep -q '^ *(q quits) *$' <<<"$out" && [ "$(wc -L <<<"$out")" -le "${size%x*}" ]; then
+		pass "$size: the too-small message whole, in three lines"
+	else
+		fail "$size: the too-small message: $out"
+	fi
+done
+out=$(snap 60x8 "")
+if grep -q '^ *Terminal too small: 60x8, need 40x10 (q quits) *$' <<<"$out"; then
+	pass "60x8: the too-small message on one line"
+else
+	fail "60x8: $out"
 fi
 
 out=$(snap 80x24 "<Resize:120x30>")
@@ -101,8 +118,8 @@ if [ "$wf" = "$w0" ]; then
 else
 	fail "0 zooms out to the whole trace: $wf, want $w0"
 fi
-# all the way in: NS_VIEW_MIN_NS_PER_COL (1 ns) per column of 74 columns
-if [ "$wz" = "0.0000001" ]; then
+# all the way in: NS_VIEW_MIN_NS_PER_COL (1 ns) per column of 74 columns, printed to the ns
+if [ "$wz" = "0.000000074" ]; then
 	pass "Z zooms all the way in (1 ns per column: $wz s)"
 else
 	fail "Z zooms all the way in: window $wz s"
@@ -349,3 +366,16 @@ else
 	skip "CPU rows scroll: $many is absent"
 fi
 exit 0
+
+# After Z (one ns per column) the window's times are to the nanosecond: start and end differ
+out=$(snap 80x24 "Z")
+win=$(sed -n 's/.*Window: \([0-9.]*\)-\([0-9.]*\) (\([0-9.]*\) s).*/\1 \2 \3/p' <<<"$out")
+read -r ws we ww <<<"$win"
+if [ -n "$win" ] && [ "$ws" != "$we" ] && [[ $ws == *.?????????* ]] &&
+	awk -v s="$ws" -v e="$we" -v w="$ww" 'BEGIN {
+		split(s, a, "."); split(e, b, "."); d = (b[1] - a[1]) * 1e9 + b[2] - a[2]
+		exit !(d > 0 && d < 1000 && d == int(w * 1e9 + 0.5)) }'; then
+	pass "after Z the window reads $ws-$we ($ww s): to the nanosecond"
+else
+	fail "after Z the window reads '$win'"
+fi

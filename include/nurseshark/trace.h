@@ -202,6 +202,31 @@ int ns_trace_format_info(struct ns_trace *trace, int cpu, uint64_t idx, struct n
 int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
 			 struct ns_event_text *txt, char **line, size_t *size);
 
+/* One field of an event (fields.c): its raw value and as libtraceevent prints it. */
+struct ns_event_field {
+	char name[48];
+	char type[48];
+	char raw[80];		/* "120 (0x78)", or an array's bytes in hex */
+	char printed[256];
+};
+
+/* An event taken apart for the detail view (ns_trace_event_detail()). */
+struct ns_event_detail {
+	char system[64];
+	char name[64];
+	struct ns_event_field *fields;	/* the common fields first */
+	int nr_fields;
+	size_t fields_cap;
+	uint64_t rec_off;		/* file offset of the record */
+	uint64_t page_off;		/* file offset of its ring-buffer page */
+	uint64_t page_nr, nr_pages;	/* that page among its CPU's pages */
+	int page_size;
+};
+
+int ns_trace_event_detail(struct ns_trace *trace, int cpu, uint64_t idx,
+			  struct ns_event_detail *d);
+void ns_event_detail_free(struct ns_event_detail *d);
+
 /**
  * ns_trace_export - print rows [@first_row, @end_row) as `trace-cmd report`
  * @out: where to write; the "cpus=N" header line comes first

@@ -271,11 +271,12 @@ void ns_view_zoom_range(struct ns_view *view, uint64_t a_ns, uint64_t b_ns)
 
 int ns_view_zoom_markers(struct ns_view *view)
 {
+	uint64_t a = view->marker[NS_MARKER_A].ts_ns, b = view->marker[NS_MARKER_B].ts_ns;
+
 	if (!view->marker[NS_MARKER_A].set || !view->marker[NS_MARKER_B].set)
 		return -1;
-	/* +1: the later marker's own event is inside the window */
-	ns_view_zoom_range(view, view->marker[NS_MARKER_A].ts_ns,
-			   view->marker[NS_MARKER_B].ts_ns + 1);
+	/* B may be the earlier; +1: the later marker's own event is inside the window */
+	ns_view_zoom_range(view, a < b ? a : b, (a < b ? b : a) + 1);
 	return 0;
 }
 

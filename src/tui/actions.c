@@ -173,9 +173,26 @@ void ns_tui_act_pan_page(struct ns_tui *t, int dir)
 	ns_view_pan(&t->view, dir * t->view.cols);
 }
 
-/* set-marker-a, set-marker-b */
+/*
+ * set-marker-a, set-marker-b: in the list on the selected event; in the
+ * graph on the event of the cursor's row nearest to the cursor, which
+ * becomes the selection (where the eye is, as a click in KernelShark).
+ */
 void ns_tui_act_set_marker(struct ns_tui *t, int which)
 {
+	uint64_t row;
+
+	if (t->focus == NS_FOCUS_GRAPH) {
+		if (ns_tui_graph_row_nearest(t, t->cursor_cpu, t->cursor_col, &row)) {
+			char label[64];
+
+			ns_tui_graph_row_label(t, t->cursor_cpu, label, sizeof(label));
+			ns_tui_message(t, "%s has no events: marker %c not set", label,
+				       'A' + which);
+			return;
+		}
+		ns_view_select(&t->view, row);
+	}
 	ns_view_set_marker(&t->view, which);
 }
 

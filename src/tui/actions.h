@@ -30,7 +30,7 @@
 	ACTION(QUIT, "quit", "q", "", "", "quit", "Quit",				\
 	       ns_tui_act_quit, 0)							\
 	ACTION(HELP, "help", "<F1>", "h", "", "help",					\
-	       "Show this help (any key closes it; j/k and PgUp/PgDn scroll it)",	\
+	       "Show this help (its keys, at its end, scroll it; any other key closes it)", \
 	       ns_tui_help_open, 0)							\
 	ACTION(SWITCH_FOCUS, "switch-focus", "<Tab> <S-Tab>", "", "", "focus",		\
 	       "Move the focus between the graph and the list",				\
@@ -95,17 +95,18 @@
 	ACTION(PAN_RIGHT, "pan-right", "] <S-Right>", "", "", "",			\
 	       "Move the graph window one column forward in time",			\
 	       ns_tui_act_pan, 1)							\
-	ACTION(PAN_PAGE_LEFT, "pan-page-left", "<lt> {", "", "<PageUp>", "",		\
+	ACTION(PAN_PAGE_LEFT, "pan-page-left", "<lt> { <C-Left>", "", "<PageUp>", "",	\
 	       "Move the graph window back by its width",				\
 	       ns_tui_act_pan_page, -1)							\
-	ACTION(PAN_PAGE_RIGHT, "pan-page-right", "> }", "", "<PageDown>", "",		\
+	ACTION(PAN_PAGE_RIGHT, "pan-page-right", "> } <C-Right>", "", "<PageDown>", "",	\
 	       "Move the graph window forward by its width",				\
 	       ns_tui_act_pan_page, 1)							\
 	ACTION(SET_MARKER_A, "set-marker-a", "a", "", "", "A",				\
-	       "Put marker A on the selected event (A becomes the active marker)",	\
+	       "Put marker A on the selected event (in the graph: on the cursor row's "	\
+	       "event nearest the cursor, which is selected); A becomes the active marker", \
 	       ns_tui_act_set_marker, NS_MARKER_A)					\
 	ACTION(SET_MARKER_B, "set-marker-b", "b", "", "", "B",				\
-	       "Put marker B on the selected event (B becomes the active marker)",	\
+	       "Put marker B where a puts A; B becomes the active marker",		\
 	       ns_tui_act_set_marker, NS_MARKER_B)					\
 	ACTION(GOTO_MARKER_A, "goto-marker-a", "A 'a `a", "", "", "",			\
 	       "Select the event of marker A and bring it into the graph",		\
@@ -205,7 +206,11 @@
 	       ns_tui_graph_resize, -1)							\
 	ACTION(FRESH_START, "fresh-start", "U", "", "", "",				\
 	       "Start fresh: forget the session restored at start (view, filters)",	\
-	       ns_tui_fresh_start, 0)
+	       ns_tui_fresh_start, 0)							\
+	ACTION(EVENT_DETAIL, "event-detail", "i", "<Enter>", "", "",			\
+	       "The selected event in detail: report's whole line, the latency flags in " \
+	       "words, its buffer, page and CPU, every field raw and as printed",	\
+	       ns_tui_detail_open, 0)
 
 /*
  * The overlays' own actions, bound in their own scope ([keys.picker],

@@ -165,6 +165,50 @@ static void cmd_cli(struct ns_tui *t, char *rest, int kind)
 	ns_tui_refilter(t);
 }
 
+/*
+ * task NAME: a graph row for each task of that name; given again, when they
+ * all have rows, the rows go. The message says how to undo either, and how
+ * many rows came when they are more than the graph shows at once.
+ */
+static void cmd_task(struct ns_tui *t, char *rest, int unused)
+{
+	int *pids = NULL, n, i, all = 1, changed = 0;
+
+	if (!*rest) {
+		ns_tui_message(t, "Usage: task NAME");
+		return;
+	}
+	n = ns_task_pids_by_comm(t->trace, rest, &pids);
+	if (n <= 0) {
+		free(pids);
+		if (n < 0)
+			ns_tui_message(t, "Out of memory");
+		else
+			ns_tui_message(t, "task %s: no task of that name in the trace", rest);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		all &= ns_filter_set_has_task_row(t->flt->fs, pids[i]);
+	ns_tui_filters_begin_change(t);
+	for (i = 0; i < n; i++) {
+		if (all)
+			changed += !ns_filter_set_remove_task_row(t->flt->fs, pids[i]);
+		else if (!ns_filter_set_has_task_row(t->flt->fs, pids[i]))
+			changed += !ns_filter_set_add_task_row(t->flt->fs, pids[i]);
+	}
+	free(pids);
+	ns_tui_refilter(t);
+	if (all)
+		ns_tui_message(t, "%d task row%s of %s removed (:task %s again adds them)", changed,
+			       changed == 1 ? "" : "s", rest, rest);
+	else if (changed > t->lay.cpu_rows)
+		ns_tui_message(t, "%d task rows of %s added, more than fit: :task %s again "
+			       "removes them", changed, rest, rest);
+	else
+		ns_tui_message(t, "%d task row%s of %s added (:task %s again removes them)",
+			       changed, changed == 1 ? "" : "s", rest, rest);
+}
+
 /* cpurows LIST|all */
 static void cmd_cpurows(struct ns_tui *t, char *rest, int unused)
 {
@@ -233,6 +277,12 @@ static void cmd_picker(struct ns_tui *t, char *rest, int kind)
 	ns_tui_picker_open(t, kind);
 }
 
+/* messages: the history of the status line's messages, whole */
+static void cmd_messages(struct ns_tui *t, char *rest, int unused)
+{
+	ns_tui_messages_open(t, 0);
+}
+
 static void cmd_clear(struct ns_tui *t, char *rest, int unused)
 {
 	ns_tui_clear_filters(t);
@@ -283,10 +333,12 @@ const struct ns_tui_command ns_tui_commands[] = {
 	  NS_FILTER_ARG_CPUS },
 	{ "pid", NULL, "LIST", "Show only the pids of LIST, as --pid", cmd_cli,
 	  NS_FILTER_ARG_PIDS },
-	{ "task", NULL, "NAME", "Show only the tasks named NAME, as --task", cmd_cli,
-	  NS_FILTER_ARG_TASK },
+	{ "task", NULL, "NAME", "A graph row for each task named NAME, as --task; again: "
+	  "those rows go", cmd_task, 0 },
 	{ "cpurows", NULL, "LIST|all", "The CPU rows the graph shows", cmd_cpurows, 0 },
 	{ "tasks", NULL, "", "The task picker", cmd_picker, NS_PICK_TASKS },
+	{ "messages", NULL, "", "The status line's last messages, whole, the latest last",
+	  cmd_messages, 0 },
 	{ "events", NULL, "", "The event picker", cmd_picker, NS_PICK_EVENTS },
 	{ "cpus", NULL, "", "The CPU picker", cmd_picker, NS_PICK_CPUS },
 	{ "filters", NULL, "", "The filters in force, to remove one", cmd_picker,

@@ -8,6 +8,31 @@
 #include "tui-int.h"
 
 #define NS_TUI_WHEEL_ROWS	3	/* list rows per wheel notch */
+#define NS_TUI_CONTEXT_ROWS	3	/* rows kept above and below the selection */
+
+/**
+ * ns_tui_show_context - scroll the list so that the selection has rows around it
+ * After a key, a search, :N or a goto moved the selection, it is not left on
+ * the pane's edge: NS_TUI_CONTEXT_ROWS rows stay above and below it where
+ * the list has them (vim's scrolloff). A mouse click does not scroll the
+ * row from under the pointer.
+ */
+void ns_tui_show_context(struct ns_tui *t)
+{
+	struct ns_view *v = &t->view;
+	int64_t rows = v->list_rows, so = NS_TUI_CONTEXT_ROWS, top, sel;
+
+	if (!ns_view_nr_rows(v) || rows < 1)
+		return;
+	if (so > (rows - 1) / 2)
+		so = (rows - 1) / 2;
+	top = (int64_t)ns_view_list_pos_of_row(v, v->list_top);
+	sel = (int64_t)ns_view_list_pos_of_row(v, v->selected);
+	if (sel - top < so)
+		ns_view_scroll(v, sel - so - top);
+	else if (top + rows - 1 - sel < so)
+		ns_view_scroll(v, sel + so - (rows - 1) - top);
+}
 
 /* Keys that terminals send in more than one way. */
 static int normal_key(int key)
@@ -155,10 +180,14 @@ void ns_tui_input(struct ns_tui *t, const struct ns_tui_input *in)
 {
 	uint64_t selected = t->view.selected;
 
-	t->message[0] = '\0';
+	/* a message lasts until the next key or click; a resize keeps it */
+	if (in->kind != NS_IN_RESIZE)
+		t->message[0] = '\0';
 	switch (in->kind) {
 	case NS_IN_KEY:
 		key(t, in->key);
+		if (t->view.selected != selected)
+			ns_tui_show_context(t);
 		break;
 	case NS_IN_RESIZE:
 		if (ns_tui_layout(t, in->x, in->y))

@@ -18,9 +18,19 @@
 #define NS_TUI_BAR_GAP	"  "
 
 struct seg {
-	char text[64];
+	char text[112];
 	int role;
 };
+
+/* Below this width the window's times are printed to the nanosecond. */
+#define NS_TUI_FINE_WINDOW_NS	1000000ull
+
+static char *fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%llu.%09llu", (unsigned long long)(ns / 1000000000ull),
+		 (unsigned long long)(ns % 1000000000ull));
+	return buf;
+}
 
 /* The bar's fields; [0, 3) are the markers' row, [3, 5) the window's. */
 static void bar_segs(const struct ns_tui *t, struct seg s[5])
@@ -39,10 +49,17 @@ static void bar_segs(const struct ns_tui *t, struct seg s[5])
 	snprintf(s[0].text, sizeof(s[0].text), "A: %-*s", tw, a);
 	snprintf(s[1].text, sizeof(s[1].text), "B: %-*s", tw, b);
 	snprintf(s[2].text, sizeof(s[2].text), "B-A: %-*s", tw + 1, d);
-	snprintf(s[3].text, sizeof(s[3].text), "Window: %s-%s (%s s)",
-		 ns_tui_fmt_ts(t, st, sizeof(st), v->start_ns),
-		 ns_tui_fmt_ts(t, en, sizeof(en), v->end_ns),
-		 ns_tui_fmt_delta(t, w, sizeof(w), (int64_t)(v->end_ns - v->start_ns)));
+	if (v->end_ns - v->start_ns < NS_TUI_FINE_WINDOW_NS && !t->time_nsec) {
+		/* zoomed far in (Z): to the nanosecond, or start and end read the same */
+		snprintf(s[3].text, sizeof(s[3].text), "Window: %s-%s (%s s)",
+			 fmt_ns(st, sizeof(st), v->start_ns), fmt_ns(en, sizeof(en), v->end_ns),
+			 fmt_ns(w, sizeof(w), v->end_ns - v->start_ns));
+	} else {
+		snprintf(s[3].text, sizeof(s[3].text), "Window: %s-%s (%s s)",
+			 ns_tui_fmt_ts(t, st, sizeof(st), v->start_ns),
+			 ns_tui_fmt_ts(t, en, sizeof(en), v->end_ns),
+			 ns_tui_fmt_delta(t, w, sizeof(w), (int64_t)(v->end_ns - v->start_ns)));
+	}
 	snprintf(s[4].text, sizeof(s[4].text), "follow:%s", v->graph_follows ? "on" : "off");
 	for (m = 0; m < 5; m++)
 		s[m].role = NS_ROLE_BAR;
@@ -139,10 +156,26 @@ void ns_tui_draw_status(struct ns_tui *t)
 	n = snprintf(left, sizeof(left), "[%s] ", t->focus == NS_FOCUS_GRAPH ? "graph" : "list");
 	if (ns_tui_help_shown(t)) {
 		snprintf(left + n, sizeof(left) - n,
-			 "help: j/k PgUp/PgDn scroll, any other key closes");
+			 "help: j/k Space PgUp/PgDn g/G scroll, any other key closes");
+	} else if (t->keymap.nr_pending) {
+		/* the first key of a sequence (<C-w>+, 'a) waits for the second */
+		char name[32];
+
+		ns_tui_key_name(t->keymap.pending[0], name, sizeof(name));
+		snprintf(left + n, sizeof(left) - n, "%s waits for a second key (Esc: none)", name);
 	} else if (t->message[0]) {
-		ns_tui_put_text(t->status, &t->glyphs, 0, n, cols - n - rw, t->message, 0,
-				t->theme.attr[NS_ROLE_MESSAGE]);
+		static const char more[] = " [:messages]";
+		int w = cols - n - rw, ml = (int)sizeof(more) - 1;
+
+		/* cut: the end says where the whole of it is */
+		if ((int)strlen(t->message) > w && w > 2 * ml) {
+			ns_tui_put_text(t->status, &t->glyphs, 0, n, w - ml, t->message, 0,
+					t->theme.attr[NS_ROLE_MESSAGE]);
+			ns_tui_put_text(t->status, &t->glyphs, 0, n + w - ml, ml, more, 0, attr);
+		} else {
+			ns_tui_put_text(t->status, &t->glyphs, 0, n, w, t->message, 0,
+					t->theme.attr[NS_ROLE_MESSAGE]);
+		}
 		left[n] = '\0';
 	} else {
 		for (act = 0; act < NS_NR_ACTIONS && n < (int)sizeof(left) - 32; act++) {
@@ -163,6 +196,11 @@ void ns_tui_message(struct ns_tui *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->message, sizeof(t->message), fmt, ap);
 	va_end(ap);
+	/* each in the history too, whole, for :messages */
+	snprintf(t->history[t->next_msg], sizeof(t->history[0]), "%s", t->message);
+	t->next_msg = (t->next_msg + 1) % NS_TUI_MSG_HISTORY;
+	if (t->nr_history < NS_TUI_MSG_HISTORY)
+		t->nr_history++;
 }
 
 int ns_tui_filter_line(const struct ns_tui *t)

@@ -48,14 +48,27 @@ struct columns {
 	int w[NR_COLS];
 };
 
-/* Column widths: fixed for a trace and a terminal width, so nothing jumps while scrolling. */
-static void place_columns(const struct ns_tui *t, struct columns *c)
+#define EVENT_MIN_W	5	/* "Event" */
+#define EVENT_MAX_W	32
+#define TASK_MIN_W	8
+
+/*
+ * Column widths. Event is as wide as the longest event name on screen
+ * (@event_need), within EVENT_MIN_W..EVENT_MAX_W, so that sched_process_exec
+ * and sched_process_exit are told apart; Info keeps a few columns (a dozen
+ * at 80). When the name does not fit, other columns make room first, in
+ * this order: Lat goes, Task narrows to TASK_MIN_W, CPU goes, PID goes;
+ * only then is the name cut. The other widths are fixed for a trace and a
+ * terminal width.
+ */
+static void place_columns(const struct ns_tui *t, struct columns *c, int event_need)
 {
 	uint64_t n = ns_trace_nr_events(t->trace);
-	int tier = t->lay.cols >= 140 ? 2 : t->lay.cols >= 100 ? 1 : 0;
+	int cols = t->lay.cols;
+	int tier = cols >= 140 ? 2 : cols >= 100 ? 1 : 0;
 	static const int task_w[] = { 12, 15, 16 }, pid_w[] = { 5, 6, 7 };
-	static const int event_w[] = { 14, 18, 24 };
-	int i, x = 1;	/* column 0: the markers' gutter */
+	int info_min = cols >= 80 ? 12 : cols >= 60 ? 8 : 0;
+	int i, x = 1, room;	/* column 0: the markers' gutter */
 
 	c->w[COL_NUM] = ns_tui_digits(n > 1 ? n - 1 : 0);
 	c->w[COL_CPU] = ns_tui_digits(ns_trace_nr_cpus(t->trace) > 1 ?
@@ -67,10 +80,40 @@ static void place_columns(const struct ns_tui *t, struct columns *c)
 	c->w[COL_TASK] = task_w[tier];
 	c->w[COL_PID] = pid_w[tier];
 	c->w[COL_LAT] = 5;
-	c->w[COL_EVENT] = event_w[tier];
+	if (event_need < EVENT_MIN_W)
+		event_need = EVENT_MIN_W;
+	if (event_need > EVENT_MAX_W)
+		event_need = EVENT_MAX_W;
+	/* what is left for Event once the columns before it and Info's minimum are placed */
+	room = cols - 1 - info_min;
+	for (i = 0; i < COL_EVENT; i++)
+		room -= c->w[i] + 1;
+	if (room < event_need) {
+		room += c->w[COL_LAT] + 1;
+		c->w[COL_LAT] = 0;
+	}
+	if (room < event_need) {
+		int give = c->w[COL_TASK] - TASK_MIN_W;
+
+		if (give > event_need - room)
+			give = event_need - room;
+		c->w[COL_TASK] -= give;
+		room += give;
+	}
+	if (room < event_need) {
+		room += c->w[COL_CPU] + 1;
+		c->w[COL_CPU] = 0;
+	}
+	if (room < event_need) {
+		room += c->w[COL_PID] + 1;
+		c->w[COL_PID] = 0;
+	}
+	c->w[COL_EVENT] = room < event_need ? (room > EVENT_MIN_W ? room : EVENT_MIN_W) :
+			  event_need;
 	for (i = 0; i < COL_INFO; i++) {
 		c->x[i] = x;
-		x += c->w[i] + 1;
+		if (c->w[i])
+			x += c->w[i] + 1;
 	}
 	c->x[COL_INFO] = x;
 	c->w[COL_INFO] = t->lay.cols > x ? t->lay.cols - x : 0;
@@ -213,6 +256,38 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 			  t->info_scroll);
 }
 
+/* The longest event name of the rows on screen. */
+static int event_width(struct ns_tui *t, int rows)
+{
+	const struct ns_view *v = &t->view;
+	int i, w = 0, len, filtered = ns_visible_list_filtered(v->visible);
+	size_t got = 0;
+
+	if (!filtered)
+		got = ns_trace_rows(t->trace, v->list_top, rows, t->rows);
+	for (i = 0; i < rows; i++) {
+		const char *name;
+		struct ns_pos pos;
+
+		if (!filtered) {
+			if (i >= (int)got)
+				break;
+			pos = t->rows[i];
+		} else {
+			uint64_t row = ns_view_row_at_list_pos(v, ns_view_list_pos_of_row(v, v->list_top) + i);
+
+			if (row >= ns_trace_nr_events(t->trace) ||
+			    ns_trace_rows(t->trace, row, 1, &pos) != 1)
+				break;
+		}
+		name = ns_trace_event_name(t->trace, ns_trace_ev_type(t->trace, pos.cpu, pos.idx));
+		len = name ? (int)strlen(name) : 6;	/* "(NULL)" */
+		if (len > w)
+			w = len;
+	}
+	return w;
+}
+
 void ns_tui_draw_list(struct ns_tui *t)
 {
 	const struct ns_view *v = &t->view;
@@ -221,7 +296,7 @@ void ns_tui_draw_list(struct ns_tui *t)
 	size_t got;
 
 	werase(t->list);
-	place_columns(t, &c);
+	place_columns(t, &c, event_width(t, rows));
 	draw_header(t, &c);
 	t->info_max = 0;
 	if (!ns_trace_nr_events(t->trace)) {

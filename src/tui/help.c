@@ -30,7 +30,7 @@ static const char *const help_tail[] = {
 	"  /TEXT         the line, as trace-cmd report prints it, contains TEXT",
 	"  /COLUMN OP TEXT, no blanks: COLUMN task pid cpu event info any,",
 	"                OP : contains  = is  ! does not contain  ~ regex (grep -E)",
-	"  Examples      /task=gzip  /pid=1234  /info~prev_state=D  /event!sched",
+	"  Examples      /task=gzip  /pid=15974  /info~] D ==>  /event!sched",
 };
 
 

@@ -181,6 +181,7 @@ static void search_slice(struct ns_tui *t, double t0)
 
 		ns_tui_end_job(t);
 		ns_view_select(&t->view, row);
+		ns_tui_show_context(t);
 		ns_tui_cursor_to_selection(t);
 		if (wrapped)
 			ns_tui_message(t, "%s", back ? "search hit TOP, continuing at BOTTOM" :

@@ -7,7 +7,8 @@
  * The --keys syntax is vim's: a character stands for itself, and <Name>
  * for a key that has no character:
  *   <Tab> <S-Tab> <Enter> <Esc> <Space> <BS> <Del> <Up> <Down> <Left>
- *   <Right> <S-Left> <S-Right> <PageUp> <PageDown> <Home> <End> <F1>..<F12>
+ *   <Right> <S-Left> <S-Right> <S-Up> <S-Down> <C-Left> <C-Right> <C-Up>
+ *   <C-Down> <PageUp> <PageDown> <Home> <End> <F1>..<F12>
  *   <C-x> (Ctrl-x) <lt> (a literal "<")
  * and, for tests, mouse and terminal events at 0-based screen cells:
  *   <Press:X,Y> <Release:X,Y> <Click:X,Y> <WheelUp:X,Y> <WheelDown:X,Y>
@@ -40,10 +41,37 @@ static const struct {
 	{ "Return", '\n' }, { "Esc", 27 }, { "Space", ' ' }, { "BS", KEY_BACKSPACE },
 	{ "Del", KEY_DC }, { "Insert", KEY_IC }, { "Up", KEY_UP }, { "Down", KEY_DOWN },
 	{ "Left", KEY_LEFT }, { "Right", KEY_RIGHT }, { "S-Left", KEY_SLEFT },
-	{ "S-Right", KEY_SRIGHT }, { "PageUp", KEY_PPAGE }, { "PgUp", KEY_PPAGE },
+	{ "S-Right", KEY_SRIGHT }, { "S-Up", KEY_SR }, { "S-Down", KEY_SF },
+	{ "C-Left", NS_KEY_C_LEFT }, { "C-Right", NS_KEY_C_RIGHT }, { "C-Up", NS_KEY_C_UP },
+	{ "C-Down", NS_KEY_C_DOWN }, { "PageUp", KEY_PPAGE }, { "PgUp", KEY_PPAGE },
 	{ "PageDown", KEY_NPAGE }, { "PgDn", KEY_NPAGE }, { "Home", KEY_HOME },
 	{ "End", KEY_END }, { "lt", '<' },
 };
+
+/**
+ * ns_tui_key_name - @key in the --keys syntax: "a", "<C-w>", "<PageUp>"
+ */
+void ns_tui_key_name(int key, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NS_ARRAY_SIZE(key_names); i++) {
+		if (key_names[i].key == key) {
+			snprintf(buf, len, "<%s>", key_names[i].name);
+			return;
+		}
+	}
+	if (key >= 1 && key <= 26)
+		snprintf(buf, len, "<C-%c>", 'a' + key - 1);
+	else if (key >= KEY_F(1) && key <= KEY_F(12))
+		snprintf(buf, len, "<F%d>", key - KEY_F(0));
+	else if (key == '<')
+		snprintf(buf, len, "<lt>");
+	else if (key > ' ' && key < 127)
+		snprintf(buf, len, "%c", key);
+	else
+		snprintf(buf, len, "<%d>", key);
+}
 
 static const struct {
 	const char *name;

@@ -33,10 +33,8 @@ static WINDOW *pane(int h, int w, int y)
 {
 	WINDOW *win = newwin(h, w, y, 0);
 
-	if (win) {
-		keypad(win, TRUE);
-		leaveok(win, TRUE);
-	}
+	if (win)
+		leaveok(win, TRUE);	/* keys come from screen.c's own window */
 	return win;
 }
 

@@ -329,8 +329,8 @@ static void save_filters_as(struct ns_tui *t, const char *file, unsigned flags)
 	else if (ret)
 		ns_tui_message(t, "Filters not saved: %s", err);
 	else
-		ns_tui_message(t, "%d filters saved to %s", ns_filter_set_nr_entries(t->flt->fs),
-			       path);
+		ns_tui_message(t, "%d filter%s saved to %s", ns_filter_set_nr_entries(t->flt->fs),
+			       ns_filter_set_nr_entries(t->flt->fs) == 1 ? "" : "s", path);
 	free(path);
 }
 
@@ -361,8 +361,9 @@ static void load_filters(struct ns_tui *t, const char *file)
 		ns_filter_set_clear_entries(t->flt->fs);
 		ns_session_copy_filters(t->flt->fs, fs, NS_SESS_FILTERS);
 		ns_tui_refilter(t);
-		snprintf(lead, sizeof(lead), "%d filters loaded from %s%s",
-			 ns_filter_set_nr_entries(fs), path, dropped ? ", some skipped" : "");
+		snprintf(lead, sizeof(lead), "%d filter%s loaded from %s%s",
+			 ns_filter_set_nr_entries(fs), ns_filter_set_nr_entries(fs) == 1 ? "" : "s",
+			 path, dropped ? ", some skipped" : "");
 		show_problems(t, lead, &d);
 	} else {
 		show_problems(t, NULL, &d);

@@ -513,23 +513,27 @@ static void marks(struct ns_tui *t, const struct ns_tui_pick_item *it, char m[4]
 static void draw(struct ns_tui *t, void *state)
 {
 	struct ns_tui_picker *p = state;
-	int w = t->lay.cols - 4, h = t->lay.rows - 3, rows, i, y;
+	/* the whole screen but the status line: no strips of the panes beside or below */
+	int w = t->lay.cols, h = t->lay.rows - 1, rows, i, y, two;
 	attr_t normal = t->theme.attr[NS_ROLE_HELP], title = t->theme.attr[NS_ROLE_HELP_TITLE];
-	char line[256], m[4], keys[160];
+	char line[256], m[4], keys[160], leg[256];
 	WINDOW *win;
 
 	if (!p || p->kind == NS_PICK_NONE || t->lay.too_small)
 		return;
-	if (w > 100)
-		w = 100;
-	rows = h - 4;
+	legend(t, p->kind, keys, sizeof(keys));
+	snprintf(leg, sizeof(leg), "%s   (R: row shown, +: only, -: hidden; where: %s)",
+		 keys, ns_tui_where_name(t->flt->where));
+	/* the legend whole: on two lines when one would cut it */
+	two = (int)strlen(leg) > w - 2;
+	rows = h - 3 - two;
 	if (rows < 1)
 		return;
 	if (p->sel < p->top)
 		p->top = p->sel;
 	if (p->sel >= p->top + rows)
 		p->top = p->sel - rows + 1;
-	win = newwin(h, w, 1, (t->lay.cols - w) / 2);
+	win = newwin(h, w, 0, (t->lay.cols - w) / 2);
 	if (!win)
 		return;
 	leaveok(win, TRUE);
@@ -575,11 +579,14 @@ static void draw(struct ns_tui *t, void *state)
 		ns_tui_put_text(win, &t->glyphs, 2, 4, w - 4,
 				p->kind == NS_PICK_FILTERS && !p->nr_items ? "(no filters)" :
 				"(nothing matches)", 0, normal);
-	legend(t, p->kind, keys, sizeof(keys));
-	snprintf(line, sizeof(line), "%s   (R: row shown, +: only, -: hidden; where: %s)",
-		 keys, ns_tui_where_name(t->flt->where));
 	ns_tui_fill(win, h - 1, 0, w, title);
-	ns_tui_put_text(win, &t->glyphs, h - 1, 1, w - 2, line, 0, title);
+	if (two) {
+		ns_tui_fill(win, h - 2, 0, w, title);
+		ns_tui_put_text(win, &t->glyphs, h - 2, 1, w - 2, keys, 0, title);
+		snprintf(leg, sizeof(leg), "R: row shown, +: only, -: hidden; where: %s",
+			 ns_tui_where_name(t->flt->where));
+	}
+	ns_tui_put_text(win, &t->glyphs, h - 1, 1, w - 2, leg, 0, title);
 	wnoutrefresh(win);
 	delwin(win);
 }

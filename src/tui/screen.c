@@ -5,8 +5,8 @@
  *
  * A frame redraws every pane into its window and lets curses send only the
  * cells that changed (wnoutrefresh, then one doupdate), which keeps a slow
- * ssh link quiet. Input is read from the status window, never stdscr, so
- * that wgetch does not repaint stdscr over the panes.
+ * ssh link quiet. Input is read from a window of its own that is never
+ * drawn (see in_win), and escape sequences whole (termkeys.c).
  *
  * The terminal is given back on every way out: a normal quit, an error
  * after the screen was set up, SIGINT/SIGTERM/SIGHUP/SIGQUIT (noted by the
@@ -111,6 +111,14 @@ static int use_colour(void)
 	return !(nc && *nc);
 }
 
+/*
+ * Keys are read from a window of their own, never drawn: wgetch would
+ * refresh any other window it reads from over the panes. It is the only
+ * window with keypad on, so the terminal is told once at start to send
+ * its keypad's sequences (each keypad() call sends that again).
+ */
+static WINDOW *in_win;
+
 /* Keys one at a time, unechoed, function keys decoded, no cursor. */
 static void curses_modes(void)
 {
@@ -118,7 +126,6 @@ static void curses_modes(void)
 	noecho();
 	nonl();
 	curs_set(0);
-	keypad(stdscr, TRUE);
 	leaveok(stdscr, TRUE);
 }
 
@@ -219,18 +226,39 @@ void ns_tui_close(struct ns_tui *t)
 	ns_event_text_free(&t->txt);
 }
 
+/*
+ * One line where it fits, else three short ones (down to 20x5), else the
+ * size alone: never a cut sentence.
+ */
 static void draw_too_small(struct ns_tui *t)
 {
-	char msg[96];
-	int y = LINES / 2, len;
+	char msg[3][64];
+	int nr = 3, i, len, y;
 
 	werase(stdscr);
-	len = snprintf(msg, sizeof(msg), "Terminal too small: %dx%d, need %dx%d (q quits)",
+	len = snprintf(msg[0], sizeof(msg[0]), "Terminal too small: %dx%d, need %dx%d (q quits)",
 		       COLS, LINES, NS_TUI_MIN_COLS, NS_TUI_MIN_ROWS);
-	if (len > COLS)
-		len = COLS;
-	ns_tui_put_text(stdscr, &t->glyphs, y, (COLS - len) / 2, len, msg, 0,
-			t->theme.attr[NS_ROLE_MESSAGE]);
+	if (len <= COLS) {
+		nr = 1;
+	} else {
+		snprintf(msg[0], sizeof(msg[0]), "Terminal too small:");
+		snprintf(msg[1], sizeof(msg[1]), "%dx%d, need %dx%d", COLS, LINES,
+			 NS_TUI_MIN_COLS, NS_TUI_MIN_ROWS);
+		snprintf(msg[2], sizeof(msg[2]), "(q quits)");
+		if (LINES < 3) {
+			nr = 1;
+			snprintf(msg[0], sizeof(msg[0]), "%dx%d<%dx%d", COLS, LINES,
+				 NS_TUI_MIN_COLS, NS_TUI_MIN_ROWS);
+		}
+	}
+	y = (LINES - nr) / 2;
+	for (i = 0; i < nr; i++) {
+		len = (int)strlen(msg[i]);
+		if (len > COLS)
+			len = COLS;
+		ns_tui_put_text(stdscr, &t->glyphs, y + i, (COLS - len) / 2, len, msg[i], 0,
+				t->theme.attr[NS_ROLE_MESSAGE]);
+	}
 	wnoutrefresh(stdscr);
 }
 
@@ -254,41 +282,53 @@ void ns_tui_draw(struct ns_tui *t)
 	doupdate();
 }
 
-static WINDOW *input_window(const struct ns_tui *t)
+/* One mouse report of curses, as the dispatcher's inputs. */
+static void feed_mouse(struct ns_tui *t, const MEVENT *me)
 {
-	return t->status ? t->status : stdscr;
+	struct ns_tui_input in = { .kind = NS_IN_KEY, .x = me->x, .y = me->y };
+
+	if (me->bstate & BUTTON4_PRESSED) {
+		in.kind = NS_IN_WHEEL_UP;
+	} else if (me->bstate & BUTTON5_PRESSED) {
+		in.kind = NS_IN_WHEEL_DOWN;
+	} else if (me->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
+		in.kind = NS_IN_PRESS;
+		ns_tui_input(t, &in);
+		if (!(me->bstate & BUTTON1_CLICKED))
+			return;
+		in.kind = NS_IN_RELEASE;
+	} else if (me->bstate & BUTTON1_RELEASED) {
+		in.kind = NS_IN_RELEASE;
+	} else {
+		return;
+	}
+	ns_tui_input(t, &in);
 }
+
+#define NS_TUI_MOUSE_QUEUE	16
 
 /* A curses key or mouse report, as the dispatcher's inputs. */
 static void feed(struct ns_tui *t, int ch)
 {
 	struct ns_tui_input in = { .kind = NS_IN_KEY, .key = ch };
-	MEVENT me;
+	MEVENT me[NS_TUI_MOUSE_QUEUE];
+	int n = 0;
 
 	if (ch == KEY_RESIZE) {
 		in.kind = NS_IN_RESIZE;
 		in.x = COLS;
 		in.y = LINES;
 	} else if (ch == KEY_MOUSE) {
-		if (getmouse(&me) != OK)
-			return;
-		in.x = me.x;
-		in.y = me.y;
-		if (me.bstate & BUTTON4_PRESSED) {
-			in.kind = NS_IN_WHEEL_UP;
-		} else if (me.bstate & BUTTON5_PRESSED) {
-			in.kind = NS_IN_WHEEL_DOWN;
-		} else if (me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
-			in.kind = NS_IN_PRESS;
-			ns_tui_input(t, &in);
-			if (!(me.bstate & BUTTON1_CLICKED))
-				return;
-			in.kind = NS_IN_RELEASE;
-		} else if (me.bstate & BUTTON1_RELEASED) {
-			in.kind = NS_IN_RELEASE;
-		} else {
-			return;
-		}
+		/*
+		 * Reports that arrived together (a press and its release, on a
+		 * slow machine) are queued by curses behind one KEY_MOUSE, and
+		 * getmouse gives the newest first: take them all, oldest first.
+		 */
+		while (n < NS_TUI_MOUSE_QUEUE && getmouse(&me[n]) == OK)
+			n++;
+		while (n > 0)
+			feed_mouse(t, &me[--n]);
+		return;
 	}
 	ns_tui_input(t, &in);
 }
@@ -301,6 +341,8 @@ int ns_tui_run(struct ns_trace *trace, char *err, size_t err_len)
 /* The terminal, from the loading screen to the viewer's last frame. */
 static SCREEN *term_scr;
 static struct saved_signals term_saved;
+
+static void term_end(void);
 
 static int term_begin(char *err, size_t err_len)
 {
@@ -324,6 +366,14 @@ static int term_begin(char *err, size_t err_len)
 		return -ENOTTY;
 	}
 	set_term(term_scr);
+	in_win = newwin(1, 1, 0, 0);
+	if (!in_win) {
+		term_end();
+		snprintf(err, err_len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	keypad(in_win, TRUE);
+	leaveok(in_win, TRUE);
 	return 0;
 }
 
@@ -335,6 +385,9 @@ static void term_end(void)
 	if (!term_scr)
 		return;
 	endwin();
+	if (in_win)
+		delwin(in_win);
+	in_win = NULL;
 	delscreen(term_scr);
 	term_scr = NULL;
 	restore_signals(&term_saved);
@@ -373,14 +426,15 @@ int ns_tui_run_loading(struct ns_trace *trace, char *err, size_t err_len)
 	}
 	curses_modes();
 	/* redraw as indexing goes on: a frame at least every 100 ms */
-	wtimeout(stdscr, 100);
 	while (!quit && !quit_signal && ns_trace_loading(trace, NULL)) {
-		job_control(stdscr);
+		job_control(in_win);
 		ns_tui_loading_draw(l);
 		wnoutrefresh(stdscr);
 		doupdate();
 		errno = 0;
-		ch = wgetch(stdscr);
+		ch = ns_tui_read_key(in_win, 100);
+		if (ch == NS_KEY_NONE || ch == KEY_MOUSE)
+			continue;
 		if (ch == ERR) {
 			if (errno == EINTR || errno == 0)
 				continue;
@@ -392,7 +446,6 @@ int ns_tui_run_loading(struct ns_trace *trace, char *err, size_t err_len)
 		quit = ns_tui_loading_key(l, ch);
 	}
 	ns_tui_loading_free(l);
-	wtimeout(stdscr, -1);
 	if (quit || quit_signal) {
 		term_end();
 		return 1;
@@ -417,14 +470,15 @@ int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, c
 	mouseinterval(0);	/* press and release apart: a drag is two events */
 
 	while (!t.quit && !quit_signal) {
-		job_control(input_window(&t));
+		job_control(in_win);
 		ns_tui_draw(&t);
 		errno = 0;
 		/* a filter pass or a search under way: read keys without waiting */
-		wtimeout(input_window(&t), ns_tui_busy(&t) ? 0 : -1);
-		ch = wgetch(input_window(&t));
+		ch = ns_tui_read_key(in_win, ns_tui_busy(&t) ? 0 : -1);
 		if (quit_signal)
 			break;
+		if (ch == NS_KEY_NONE)
+			continue;
 		if (ch == ERR) {
 			if (errno == EINTR)
 				continue;

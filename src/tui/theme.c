@@ -65,6 +65,18 @@ void ns_tui_theme_init(struct ns_tui_theme *theme, int use_colour)
 				fg = fg < 0 ? COLOR_WHITE : fg;
 				bg = bg < 0 ? COLOR_BLACK : bg;
 			}
+			/*
+			 * Idle cells in grey rather than dim white where the terminal has
+			 * a grey: a terminal leaves dim only through a full attribute
+			 * reset (sgr0), then the colour again, at the edge of every idle
+			 * run, which doubled the bytes of a one-column pan. Colour 8, the
+			 * bright black of 16: its escape is half as long as a 256 one's.
+			 */
+			if (i == NS_ROLE_IDLE && COLORS >= 16) {
+				init_pair(pair, 8, bg);
+				theme->attr[i] = COLOR_PAIR(pair);
+				continue;
+			}
 			init_pair(pair, fg, bg);
 			theme->attr[i] = COLOR_PAIR(pair) | role_style[i].colour_attr;
 		}

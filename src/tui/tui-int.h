@@ -90,6 +90,25 @@ enum ns_tui_input_kind {
 	NS_IN_RESIZE,		/* the terminal is now x columns by y rows */
 };
 
+/*
+ * Keys curses has no code for (termkeys.c), above every curses code, and
+ * the answers of the escape-sequence decoder, below every key.
+ */
+enum {
+	NS_KEY_C_LEFT = 0x10000,
+	NS_KEY_C_RIGHT,
+	NS_KEY_C_UP,
+	NS_KEY_C_DOWN,
+};
+#define NS_KEY_NONE	(-2)	/* a sequence read and discarded */
+#define NS_KEY_MORE	(-3)	/* a sequence not complete yet */
+#define NS_KEY_ESC_THEN	(-4)	/* the ESC was a key; its next byte is another */
+
+int ns_tui_decode_seq(const int *b, int n);
+void ns_tui_key_name(int key, char *buf, size_t len);
+int ns_tui_ext_key(const char *name);
+int ns_tui_read_key(WINDOW *w, int timeout);
+
 struct ns_tui_input {
 	int kind;
 	int key;
@@ -97,6 +116,8 @@ struct ns_tui_input {
 };
 
 #define NS_TUI_MAX_SEQ		2	/* keys in a binding: "'a" */
+#define NS_TUI_MESSAGE_LEN	512	/* one status-line message, whole */
+#define NS_TUI_MSG_HISTORY		40	/* messages :messages shows */
 #define NS_TUI_MAX_BINDINGS	320
 #define NS_TUI_KEYS_TEXT	128	/* bytes of one action's keys in one scope */
 
@@ -281,7 +302,10 @@ struct ns_tui {
 	int quit;
 	int pressed;		/* mouse button 1 is down at press_x, press_y */
 	int press_x, press_y;
-	char message[160];	/* shown once in the status line */
+	char message[NS_TUI_MESSAGE_LEN];	/* shown once in the status line */
+	/* the messages shown, for :messages (detail.c): a ring, the oldest at next_msg */
+	char history[NS_TUI_MSG_HISTORY][NS_TUI_MESSAGE_LEN];
+	int nr_history, next_msg;
 
 	/* config.ini and sessions (config.c, persist.c) */
 	const struct ns_tui_setup *setup;
@@ -344,6 +368,10 @@ uint64_t ns_tui_col_mid_ns(const struct ns_tui *t, int col);
 /* Put the graph cursor on the selected event. */
 void ns_tui_cursor_to_selection(struct ns_tui *t);
 void ns_tui_show_cursor_cpu(struct ns_tui *t);
+/* The message history as a layer (detail.c), for :messages. */
+void ns_tui_messages_open(struct ns_tui *t, int unused);
+/* Rows of context around the selection in the list, as vim's scrolloff (dispatch.c). */
+void ns_tui_show_context(struct ns_tui *t);
 
 /* text.c */
 int ns_tui_put_text(WINDOW *win, const struct ns_tui_glyphs *g, int y, int x, int width,

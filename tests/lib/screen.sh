@@ -124,6 +124,23 @@ screen_wait() {
 	done
 }
 
+# screen_wait_for FUNCTION [SECONDS]: polls until FUNCTION (which reads
+# $SCREEN_LAST) succeeds on one capture. For checks of several parts of a
+# screen: a frame the terminal has only half drawn fails it, and the next
+# capture is tried, where a wait for one part then checks of the others on
+# the same capture would fail for good.
+screen_wait_for() {
+	local fn=$1 timeout=${2:-$SCREEN_TIMEOUT} end
+
+	end=$(($(date +%s%N) + timeout * 1000000000))
+	while :; do
+		SCREEN_LAST=$(screen_capture 2>&1)
+		"$fn" && return 0
+		[ "$(date +%s%N)" -ge "$end" ] && return 1
+		sleep 0.05
+	done
+}
+
 # screen_wait_not REGEX [SECONDS]
 screen_wait_not() {
 	local re=$1 timeout=${2:-$SCREEN_TIMEOUT} end

@@ -193,8 +193,68 @@ static void check_handlers(void)
 	      "actions: NONE and out of range do nothing");
 }
 
+/* The bytes after an ESC, decoded whole: the result once the last byte is in. */
+static int seq(const char *s)
+{
+	int b[64], n = 0, r = NS_KEY_MORE;
+
+	for (; *s && n < 64; s++) {
+		b[n++] = (unsigned char)*s;
+		r = ns_tui_decode_seq(b, n);
+		if (r != NS_KEY_MORE && s[1])
+			return -100;	/* ended before its last byte */
+	}
+	return r;
+}
+
+static void check_sequences(void)
+{
+	static const struct {
+		const char *bytes;
+		int key;
+		const char *what;
+	} cases[] = {
+		{ "[1;2C", KEY_SRIGHT, "xterm S-Right" }, { "[1;2D", KEY_SLEFT, "xterm S-Left" },
+		{ "[1;5C", NS_KEY_C_RIGHT, "xterm C-Right" }, { "[1;5D", NS_KEY_C_LEFT, "C-Left" },
+		{ "[1;2A", KEY_SR, "xterm S-Up" }, { "[1;5B", NS_KEY_C_DOWN, "xterm C-Down" },
+		{ "[c", KEY_SRIGHT, "rxvt S-Right" }, { "Od", NS_KEY_C_LEFT, "rxvt C-Left" },
+		{ "[1~", KEY_HOME, "linux/screen/tmux Home" }, { "[4~", KEY_END, "... End" },
+		{ "[7~", KEY_HOME, "rxvt Home" }, { "[8~", KEY_END, "rxvt End" },
+		{ "[H", KEY_HOME, "xterm Home" }, { "[F", KEY_END, "xterm End" },
+		{ "OH", KEY_HOME, "xterm Home, application mode" }, { "OF", KEY_END, "... End" },
+		{ "[5~", KEY_PPAGE, "PgUp" }, { "[6~", KEY_NPAGE, "PgDn" },
+		{ "[5;5~", KEY_PPAGE, "C-PgUp" }, { "[6$", KEY_NPAGE, "rxvt S-PgDn" },
+		{ "[3~", KEY_DC, "Delete" }, { "[Z", KEY_BTAB, "S-Tab" },
+		{ "[[A", KEY_F(1), "linux F1" }, { "OP", KEY_F(1), "F1" },
+		{ "[15~", KEY_F(5), "F5" }, { "[24~", KEY_F(12), "F12" },
+		{ "[1;3P", KEY_F(1), "Alt-F1" }, { "OA", KEY_UP, "Up" },
+		{ "Ok", '+', "the keypad's +" }, { "OM", '\n', "the keypad's Enter" },
+		{ "[M !!", NS_KEY_NONE, "an X10 mouse report (mouse off): discarded whole" },
+		{ "[<0;10;5M", NS_KEY_NONE, "an SGR mouse report: discarded whole" },
+		{ "[<0;10;5m", NS_KEY_NONE, "an SGR mouse release: discarded whole" },
+		{ "[32;10;5M", NS_KEY_NONE, "an urxvt mouse report: discarded whole" },
+		{ "[I", NS_KEY_NONE, "focus in: discarded" }, { "[99~", NS_KEY_NONE, "unknown" },
+		{ "[1;2X", NS_KEY_NONE, "an unknown final byte" },
+		{ "[?1;2c", NS_KEY_NONE, "a terminal's reply" },
+		{ "q", NS_KEY_ESC_THEN, "ESC q: the ESC key, then q" },
+	};
+	size_t i;
+
+	for (i = 0; i < NS_ARRAY_SIZE(cases); i++)
+		CHECK(seq(cases[i].bytes) == cases[i].key, "keys: ESC %s is %s", cases[i].bytes,
+		      cases[i].what);
+	CHECK(seq("[1;2") == NS_KEY_MORE && seq("[") == NS_KEY_MORE && seq("O") == NS_KEY_MORE,
+	      "keys: a sequence cut short waits for its final byte");
+	CHECK(ns_tui_ext_key("kLFT5") == NS_KEY_C_LEFT && ns_tui_ext_key("kRIT2") == KEY_SRIGHT &&
+	      ns_tui_ext_key("kUP") == KEY_SR && ns_tui_ext_key("kDN5") == NS_KEY_C_DOWN &&
+	      ns_tui_ext_key("kHOM5") == KEY_HOME && ns_tui_ext_key("kpADD") == '+' &&
+	      ns_tui_ext_key("kxIN") == NS_KEY_NONE && ns_tui_ext_key(NULL) == NS_KEY_NONE,
+	      "keys: curses' extended keys by name (kLFT5 C-Left, kUP S-Up, kpADD +)");
+}
+
 int main(void)
 {
+	check_sequences();
 	check_table();
 	check_syntax();
 	check_dispatch();

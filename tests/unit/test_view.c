@@ -97,6 +97,16 @@ int main(void)
 	      v.end_ns == v.marker[NS_MARKER_B].ts_ns + 1, "zoom to A-B shows exactly A..B");
 	ns_view_goto_marker(&v, NS_MARKER_A);
 	CHECK(v.selected == 100 && v.active_marker == NS_MARKER_A, "jump to A selects its event");
+	/* B earlier than A: the same window, both markers in it */
+	ns_view_select(&v, 5000);
+	ns_view_set_marker(&v, NS_MARKER_A);
+	ns_view_select(&v, 100);
+	ns_view_set_marker(&v, NS_MARKER_B);
+	ns_view_zoom_full(&v);
+	CHECK(ns_view_zoom_markers(&v) == 0 && v.start_ns == v.marker[NS_MARKER_B].ts_ns &&
+	      v.end_ns == v.marker[NS_MARKER_A].ts_ns + 1,
+	      "zoom to the markers with B before A shows exactly B..A, both markers in it");
+	ns_view_goto_marker(&v, NS_MARKER_B);
 
 	/* pan: a page is the window's width, clamped at the ends */
 	ns_view_zoom_full(&v);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Bytes sent per step stay small over a slow ssh link: through a real pty
+# at 80x24 on contrib/sample.dat, LANG=C, TERM=xterm-256color (and tmux's),
+# a list step (j, k) sends at most 256 bytes and a one-column pan (], [)
+# at most 1 KiB. tests/lib/ptybytes.py counts what the program writes for
+# each key, a step being over when it waits for a key again (a condition,
+# read from /proc, not a timeout).
+set -u
+
+. "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
+ns_test_begin bytes
+
+if ! command -v python3 >/dev/null || [ ! -r /proc/self/syscall ]; then
+	skip "python3 or /proc/PID/syscall is missing"
+	exit 0
+fi
+export TZ=UTC
+for term in xterm-256color tmux-256color; do
+	if ! infocmp "$term" >/dev/null 2>&1; then
+		skip "TERM=$term: no terminfo entry"
+		continue
+	fi
+	# zoomed in four times first, so that a one-column pan moves the window
+	out=$(LC_ALL=C TERM=$term timeout 120 python3 "$top/tests/lib/ptybytes.py" 80 24 '++++' \
+		'jjjjkk]]]]][[[' -- "$bin" "$sample" 2>&1)
+	steps=$(grep -cE '^[jk] [0-9]+$' <<<"$out")
+	pans=$(grep -cE '^[][] [0-9]+$' <<<"$out")
+	step_max=$(awk '$1 ~ /^[jk]$/ && $2 > m { m = $2 } END { print m + 0 }' <<<"$out")
+	pan_max=$(awk '$1 ~ /^[][]$/ && $2 > m { m = $2 } END { print m + 0 }' <<<"$out")
+	if [ "$steps" -eq 6 ] && [ "$step_max" -gt 0 ] && [ "$step_max" -le 256 ]; then
+		pass "TERM=$term: a list step sends at most $step_max bytes (limit 256)"
+	else
+		fail "TERM=$term: list steps: $(grep -E '^[jk] ' <<<"$out" | tr '\n' ' ') (limit 256) $out"
+	fi
+	if [ "$pans" -eq 8 ] && [ "$pan_max" -gt 0 ] && [ "$pan_max" -le 1024 ]; then
+		pass "TERM=$term: a one-column pan sends at most $pan_max bytes (limit 1024)"
+	else
+		fail "TERM=$term: pans: $(grep -E '^[][] ' <<<"$out" | tr '\n' ' ') (limit 1024)"
+	fi
+done
