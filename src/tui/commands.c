@@ -233,6 +233,11 @@ static void cmd_picker(struct ns_tui *t, char *rest, int kind)
 	ns_tui_picker_open(t, kind);
 }
 
+static void cmd_stats(struct ns_tui *t, char *rest, int unused)
+{
+	ns_tui_stats_open(t, 0);
+}
+
 static void cmd_clear(struct ns_tui *t, char *rest, int unused)
 {
 	ns_tui_clear_filters(t);
@@ -291,6 +296,8 @@ const struct ns_tui_command ns_tui_commands[] = {
 	{ "cpus", NULL, "", "The CPU picker", cmd_picker, NS_PICK_CPUS },
 	{ "filters", NULL, "", "The filters in force, to remove one", cmd_picker,
 	  NS_PICK_FILTERS },
+	{ "stats", NULL, "", "Statistics over the A-B range or the window (as S)", cmd_stats,
+	  0 },
 	{ "clear", "nofilter", "", "Clear every filter", cmd_clear, 0 },
 	{ "where", NULL, "graph|list|both", "Where new filters apply", cmd_where, 0 },
 	{ "save-session", NULL, "[FILE]", "Save the session (view, markers, filters, panes) "

@@ -106,6 +106,7 @@ enum ns_tui_scope {
 	NS_SCOPE_GRAPH,
 	NS_SCOPE_PICKER,	/* the overlays' own: no "any" keys fall through to them */
 	NS_SCOPE_HELP,
+	NS_SCOPE_STATS,		/* the statistics overlay (stats.c) */
 	NS_NR_SCOPES,
 };
 
