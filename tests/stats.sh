@@ -199,3 +199,70 @@ else
 	fail "[keys.stats] stats-table = t"
 	sed 's/^/    /' <<<"$out"
 fi
+
+# --- the selected event's context in the bar, and the jumps from it ---------------
+# the switch-in chosen above: its sched_waking (the last before its wakeup),
+# the wakeup's task (the waker), and the sched_switch that takes it off
+read -r krow waker orow < <(awk -v pid="$pid" -v wrow="$wrow" -v srow="$srow" '
+match($0, / \[[0-9]+\] [0-9]+\.[0-9]+: /) {
+	row = n++
+	pre = substr($0, 1, RSTART - 1)
+	rest = substr($0, RSTART + RLENGTH)
+	if (row < wrow && rest ~ ("^sched_waking: .* pid=" pid " "))
+		k = row
+	if (row == wrow) {
+		sub(/ *$/, "", pre)
+		sub(/^.*-/, "", pre)
+		w = pre
+	}
+	if (row > srow && o == "" && rest ~ ("^sched_switch: .*:" pid " \\[.*==> "))
+		o = row
+}
+END { print (k == "" ? wrow : k), w, o }' "$tmp/report")
+bar_of() {
+	sed -n '/^A: /p' <<<"$1" | head -n 1
+}
+out=$("$bin" --snapshot 160x24 --keys ":$srow<Enter>" "$sample")
+if grep -qE "pid $pid running lat $lat""us by .*-$waker\$" <<<"$(bar_of "$out")"; then
+	pass "the bar on the switch-in #$srow: pid $pid running, lat $lat us (report -w) by pid $waker (the wakeup's task)"
+else
+	fail "the bar on #$srow: want 'pid $pid running lat ${lat}us by ...-$waker': $(bar_of "$out")"
+fi
+jump() {
+	# jump KEYS WANT-ROW WHAT
+	local got
+	got=$("$bin" --snapshot 80x24 --keys "$1" "$sample" | tail -n 1 |
+	      sed -n 's/.*#\([0-9]*\) of [0-9]*.*/\1/p')
+	if [ "$got" = "$2" ]; then
+		pass "$3: #$2"
+	else
+		fail "$3: want #$2, got #$got"
+	fi
+}
+jump ":$srow<Enter>W" "$wrow" "W from the switch-in selects its sched_wakeup"
+jump ":$srow<Enter>V" "$krow" "V selects the sched_waking before it"
+jump ":$wrow<Enter>I" "$srow" "I from the wakeup selects the switch-in it led to"
+jump ":$srow<Enter>O" "$orow" "O selects the sched_switch that takes pid $pid off"
+# an event of the task's own while it runs: I and O give that run's ends
+mrow=$(awk -v pid="$pid" -v srow="$srow" -v orow="$orow" '
+match($0, / \[[0-9]+\] [0-9]+\.[0-9]+: /) {
+	row = n++
+	pre = substr($0, 1, RSTART - 1)
+	sub(/ *$/, "", pre)
+	if (row > srow && row < orow && pre ~ ("-" pid "$")) {
+		print row
+		exit
+	}
+}' "$tmp/report")
+if [ -n "$mrow" ]; then
+	jump ":$mrow<Enter>I" "$srow" "I from an event of pid $pid while it runs selects that run's switch-in"
+	jump ":$mrow<Enter>O" "$orow" "O from it selects that run's switch-out"
+else
+	fail "no event of pid $pid between #$srow and #$orow"
+fi
+out=$("$bin" --snapshot 80x24 --keys ":$srow<Enter>L" "$sample")
+if grep -q "^A: $wts  B: $sts " <<<"$out"; then
+	pass "L puts A on the wakeup ($wts) and B on the switch-in ($sts)"
+else
+	fail "L: want A $wts B $sts: $(bar_of "$out")"
+fi

@@ -185,6 +185,24 @@
 	ACTION(TASK_ROW, "task-row", "R", "", "", "",					\
 	       "Add (or remove) a graph row for the selected event's task",		\
 	       ns_tui_act_task_row, 0)							\
+	ACTION(GOTO_WAKER, "goto-waker", "V", "", "", "",				\
+	       "Select the event that woke the selected event's task: its sched_waking, " \
+	       "on the waker's CPU (the wakeup where none was recorded)",		\
+	       ns_tui_act_sched_jump, NS_TUI_SCHED_WAKER)				\
+	ACTION(GOTO_WAKEUP, "goto-wakeup", "W", "", "", "",				\
+	       "Select the sched_wakeup of the task's run (a switch-in's, a wakeup's " \
+	       "own; for other events, the run under way or waited for)",		\
+	       ns_tui_act_sched_jump, NS_TUI_SCHED_WAKEUP)				\
+	ACTION(GOTO_SWITCH_IN, "goto-switch-in", "I", "", "", "",			\
+	       "Select the sched_switch that ran the task (that run)",			\
+	       ns_tui_act_sched_jump, NS_TUI_SCHED_SWITCH_IN)				\
+	ACTION(GOTO_SWITCH_OUT, "goto-switch-out", "O", "", "", "",			\
+	       "Select the sched_switch that took the task off the CPU (that run)",	\
+	       ns_tui_act_sched_jump, NS_TUI_SCHED_SWITCH_OUT)				\
+	ACTION(LATENCY_MARKERS, "latency-markers", "L", "", "", "",			\
+	       "Markers A and B on the wakeup latency around the selected event (the " \
+	       "wakeup and the switch-in): B-A reads it",				\
+	       ns_tui_act_latency_markers, 0)						\
 	ACTION(PICK_TASKS, "pick-tasks", "p <F2>", "", "", "",				\
 	       "Task picker: every task, its events and CPU time; rows and filters",	\
 	       ns_tui_picker_open, NS_PICK_TASKS)					\
