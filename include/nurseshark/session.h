@@ -357,6 +357,7 @@ enum ns_config_scope {
 	NS_CONFIG_KEYS_GRAPH,	/* [keys.graph] */
 	NS_CONFIG_KEYS_PICKER,	/* [keys.picker] */
 	NS_CONFIG_KEYS_HELP,	/* [keys.help] */
+	NS_CONFIG_KEYS_STATS,	/* [keys.stats] */
 	NS_CONFIG_NR_SCOPES,
 };
 

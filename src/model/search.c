@@ -183,6 +183,29 @@ static bool match_text(const struct ns_search *s, const char *text)
 	return false;
 }
 
+/*
+ * The list's note on events lost before this one, "[105 EVENTS DROPPED]",
+ * is part of the row as shown (report prints it on a line of its own): a
+ * search of the whole line sees it too, so that /DROPPED finds those rows.
+ */
+static bool match_line(const struct ns_search *s, const struct ns_event_text *txt,
+		       const char *line)
+{
+	char note[48];
+	bool in_line = match_text(s, line);
+
+	if (!txt || !txt->missed)
+		return in_line;
+	if (txt->missed > 0)
+		snprintf(note, sizeof(note), "[%lld EVENTS DROPPED]", txt->missed);
+	else
+		snprintf(note, sizeof(note), "[EVENTS DROPPED]");
+	/* "does not contain": neither does; the others: either does */
+	if (s->spec.mode == NS_SEARCH_NOT_CONTAINS)
+		return in_line && match_text(s, note);
+	return in_line || match_text(s, note);
+}
+
 int ns_search_match(const struct ns_search *s, const struct ns_event_text *txt, const char *line,
 		    int pid, int cpu, const char *event, const char *comm)
 {
@@ -203,7 +226,7 @@ int ns_search_match(const struct ns_search *s, const struct ns_event_text *txt, 
 		return txt && match_text(s, txt->info ? txt->info : "");
 	case NS_SEARCH_ANY:
 		if (s->spec.mode != NS_SEARCH_EXACT)
-			return line && match_text(s, line);
+			return line && match_line(s, txt, line);
 		if (!txt)
 			return 0;
 		snprintf(num, sizeof(num), "%d", txt->pid);

@@ -186,6 +186,24 @@
 	ACTION(TASK_ROW, "task-row", "R", "", "", "",					\
 	       "Add (or remove) a graph row for the selected event's task",		\
 	       ns_tui_act_task_row, 0)							\
+	ACTION(GOTO_WAKER, "goto-waker", "V", "", "", "",				\
+	       "Select the event that woke the selected event's task: its sched_waking, " \
+	       "on the waker's CPU (the wakeup where none was recorded)",		\
+	       ns_tui_act_sched_jump, NS_TUI_SCHED_WAKER)				\
+	ACTION(GOTO_WAKEUP, "goto-wakeup", "W", "", "", "",				\
+	       "Select the sched_wakeup of the task's run (a switch-in's, a wakeup's " \
+	       "own; for other events, the run under way or waited for)",		\
+	       ns_tui_act_sched_jump, NS_TUI_SCHED_WAKEUP)				\
+	ACTION(GOTO_SWITCH_IN, "goto-switch-in", "I", "", "", "",			\
+	       "Select the sched_switch that ran the task (that run)",			\
+	       ns_tui_act_sched_jump, NS_TUI_SCHED_SWITCH_IN)				\
+	ACTION(GOTO_SWITCH_OUT, "goto-switch-out", "O", "", "", "",			\
+	       "Select the sched_switch that took the task off the CPU (that run)",	\
+	       ns_tui_act_sched_jump, NS_TUI_SCHED_SWITCH_OUT)				\
+	ACTION(LATENCY_MARKERS, "latency-markers", "L", "", "", "",			\
+	       "Markers A and B on the wakeup latency around the selected event (the " \
+	       "wakeup and the switch-in): B-A reads it",				\
+	       ns_tui_act_latency_markers, 0)						\
 	ACTION(PICK_TASKS, "pick-tasks", "p <F2>", "", "", "",				\
 	       "Task picker: every task, its events and CPU time; rows and filters",	\
 	       ns_tui_picker_open, NS_PICK_TASKS)					\
@@ -198,6 +216,10 @@
 	ACTION(PICK_FILTERS, "pick-filters", "F <F5>", "", "", "",			\
 	       "The filters in force, to remove one",					\
 	       ns_tui_picker_open, NS_PICK_FILTERS)					\
+	ACTION(STATS, "statistics", "S", "", "", "",					\
+	       "Statistics over the A-B range (the window without both markers): tasks, " \
+	       "CPUs, event types; with the list's filters",				\
+	       ns_tui_stats_open, 0)							\
 	ACTION(GRAPH_BIGGER, "graph-bigger", "<C-w>+", "", "", "",			\
 	       "Give the graph pane one more row (the list one fewer)",			\
 	       ns_tui_graph_resize, 1)							\
@@ -219,7 +241,7 @@
  * into a picker's narrowing text; any other key closes the help.
  *
  * OVERLAY(id, name, scope, keys, legend, help, handler, arg)
- *   scope  PICKER or HELP
+ *   scope  PICKER, HELP or STATS
  *   legend the picker's bottom line: a label for each picker, by
  *          enum ns_tui_picker_kind (tasks,events,cpus,filters); an empty
  *          label leaves the key out of that picker's line
@@ -272,7 +294,40 @@
 	OVERLAY(HELP_TOP, "help-top", HELP, "<Home> g", "",				\
 		"The help's first line", ns_tui_help_end, -1)				\
 	OVERLAY(HELP_BOTTOM, "help-bottom", HELP, "<End> G", "",			\
-		"The help's last lines", ns_tui_help_end, 1)
+		"The help's last lines", ns_tui_help_end, 1)				\
+	OVERLAY(STATS_UP, "stats-up", STATS, "<Up> k", "",				\
+		"Select the row above", ns_tui_stats_move, -1)				\
+	OVERLAY(STATS_DOWN, "stats-down", STATS, "<Down> j", "",			\
+		"Select the row below", ns_tui_stats_move, 1)				\
+	OVERLAY(STATS_PAGE_UP, "stats-page-up", STATS, "<PageUp>", "",			\
+		"Up by a page", ns_tui_stats_page, -1)					\
+	OVERLAY(STATS_PAGE_DOWN, "stats-page-down", STATS, "<PageDown> <Space>", "",	\
+		"Down by a page", ns_tui_stats_page, 1)					\
+	OVERLAY(STATS_FIRST, "stats-first", STATS, "<Home> g", "",			\
+		"Select the first row", ns_tui_stats_end, -1)				\
+	OVERLAY(STATS_LAST, "stats-last", STATS, "<End> G", "",				\
+		"Select the last row", ns_tui_stats_end, 1)				\
+	OVERLAY(STATS_LEFT, "stats-left", STATS, "<Left> h", "",			\
+		"Scroll the table's columns to the left", ns_tui_stats_scroll, -1)	\
+	OVERLAY(STATS_RIGHT, "stats-right", STATS, "<Right> l", "",			\
+		"Scroll the table's columns to the right", ns_tui_stats_scroll, 1)	\
+	OVERLAY(STATS_TABLE, "stats-table", STATS, "<Tab>", "table",			\
+		"The next table: tasks, CPUs, event types", ns_tui_stats_table, 1)	\
+	OVERLAY(STATS_TABLE_BACK, "stats-table-back", STATS, "<S-Tab>", "",		\
+		"The previous table", ns_tui_stats_table, -1)				\
+	OVERLAY(STATS_SORT, "stats-sort", STATS, "o", "sort",				\
+		"Sort by the next column (the sorted column's title is marked)",	\
+		ns_tui_stats_sort, 0)							\
+	OVERLAY(STATS_REVERSE, "stats-reverse", STATS, "O", "reverse",			\
+		"Reverse the order", ns_tui_stats_reverse, 0)				\
+	OVERLAY(STATS_JUMP, "stats-jump", STATS, "<Enter>", "jump",			\
+		"Tasks: put markers A and B on the task's worst wakeup latency (its wakeup " \
+		"and its switch-in) and select the switch-in; close",			\
+		ns_tui_stats_jump, 0)							\
+	OVERLAY(STATS_ROW, "stats-row", STATS, "R", "row",				\
+		"Tasks: add (or remove) the task's graph row", ns_tui_stats_row, 0)	\
+	OVERLAY(STATS_CLOSE, "stats-close", STATS, "<Esc> q S", "close",		\
+		"Close the statistics", ns_tui_stats_close, 0)
 
 enum ns_tui_action {
 	NS_ACT_NONE = -1,

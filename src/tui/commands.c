@@ -283,6 +283,12 @@ static void cmd_messages(struct ns_tui *t, char *rest, int unused)
 	ns_tui_messages_open(t, 0);
 }
 
+/* stats: the statistics overlay */
+static void cmd_stats(struct ns_tui *t, char *rest, int unused)
+{
+	ns_tui_stats_open(t, 0);
+}
+
 static void cmd_clear(struct ns_tui *t, char *rest, int unused)
 {
 	ns_tui_clear_filters(t);
@@ -343,6 +349,8 @@ const struct ns_tui_command ns_tui_commands[] = {
 	{ "cpus", NULL, "", "The CPU picker", cmd_picker, NS_PICK_CPUS },
 	{ "filters", NULL, "", "The filters in force, to remove one", cmd_picker,
 	  NS_PICK_FILTERS },
+	{ "stats", NULL, "", "Statistics over the A-B range or the window (as S)", cmd_stats,
+	  0 },
 	{ "clear", "nofilter", "", "Clear every filter", cmd_clear, 0 },
 	{ "where", NULL, "graph|list|both", "Where new filters apply", cmd_where, 0 },
 	{ "save-session", NULL, "[FILE]", "Save the session (view, markers, filters, panes) "

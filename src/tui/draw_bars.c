@@ -3,6 +3,8 @@
  * The two text bars. The marker bar, between graph and list, reads
  *   A: 10171.572790  B: 10171.600000  B-A: 0.0272100
  *   Window: 10171.572790-10174.502791 (2.9300001 s)  follow:on
+ * then the selected event's scheduling context (sched_ctx.c), after B-A
+ * on two rows, at the end on one;
  * on one row when the terminal is wide enough, else on two; its fields have
  * fixed widths so that nothing moves while markers come and go. Scripts
  * and tests read these words, so they are part of the interface.
@@ -87,7 +89,8 @@ int ns_tui_bar_rows(const struct ns_tui *t, int cols)
 void ns_tui_draw_bar(struct ns_tui *t)
 {
 	struct seg s[5];
-	int i, x = 0, y = 0;
+	int i, x = 0, y = 0, ctx_x = 0, ctx_y = 0;
+	char ctx[96];
 
 	werase(t->bar);
 	bar_segs(t, s);
@@ -107,7 +110,17 @@ void ns_tui_draw_bar(struct ns_tui *t)
 		ns_tui_put_text(t->bar, &t->glyphs, y, x, len, s[i].text, 0,
 				t->theme.attr[s[i].role]);
 		x += len;
+		/* the selected event's scheduling context: after B-A on two rows, else at the end */
+		if (i == (marker_rows(t, t->lay.cols) > 1 ? 2 : 4)) {
+			ctx_x = x;
+			ctx_y = y;
+		}
 	}
+	ns_tui_sched_ctx_text(t, ctx, sizeof(ctx));
+	ctx_x += (int)strlen(NS_TUI_BAR_GAP);
+	if (ctx[0] && ctx_x < t->lay.cols)
+		ns_tui_put_text(t->bar, &t->glyphs, ctx_y, ctx_x, t->lay.cols - ctx_x, ctx, 0,
+				t->theme.attr[NS_ROLE_BAR]);
 	if (t->lay.bar_h > marker_rows(t, t->lay.cols))
 		ns_tui_draw_filter_line(t, t->bar, t->lay.bar_h - 1);
 }

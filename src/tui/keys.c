@@ -31,6 +31,7 @@ const char *const ns_tui_scope_title[NS_NR_SCOPES] = {
 	[NS_SCOPE_GRAPH] = "In the graph (Tab moves the focus there)",
 	[NS_SCOPE_PICKER] = "In the pickers (other keys type into the text that narrows the list)",
 	[NS_SCOPE_HELP] = "In this help (any other key closes it)",
+	[NS_SCOPE_STATS] = "In the statistics (S; other keys do nothing)",
 };
 
 static const struct {

@@ -215,6 +215,7 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 void ns_tui_close(struct ns_tui *t)
 {
 	ns_tui_parts_close(t);
+	ns_tui_sched_free(t);
 	ns_tui_free_windows(t);
 	if (t->view_ready)
 		ns_view_free(&t->view);

@@ -127,6 +127,7 @@ enum ns_tui_scope {
 	NS_SCOPE_GRAPH,
 	NS_SCOPE_PICKER,	/* the overlays' own: no "any" keys fall through to them */
 	NS_SCOPE_HELP,
+	NS_SCOPE_STATS,		/* the statistics overlay (stats.c) */
 	NS_NR_SCOPES,
 };
 
@@ -317,11 +318,25 @@ struct ns_tui {
 	struct ns_tui_prompt *prompt;	/* the prompt line and its history (prompt.h) */
 	struct ns_tui_picker *picker;	/* the picker, when one is open (picker.h) */
 
+	struct ns_sched *sched;	/* the task timelines, built on first use (sched_ctx.c) */
+	int sched_failed;	/* they could not be built */
+
 	struct ns_bin *bins;	/* view.cols bins, one CPU at a time */
 	struct ns_pos *rows;	/* positions of the list's rows */
 	size_t nr_rows_alloc;
 	struct ns_event_text txt;
 };
+
+/* sched_ctx.c: the selected event's scheduling context, and its jumps */
+enum ns_tui_sched_jump {
+	NS_TUI_SCHED_WAKER,
+	NS_TUI_SCHED_WAKEUP,
+	NS_TUI_SCHED_SWITCH_IN,
+	NS_TUI_SCHED_SWITCH_OUT,
+};
+struct ns_sched;
+void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len);
+void ns_tui_sched_free(struct ns_tui *t);
 
 /* setup.c: the parts beyond the panes (filtering, graph rows, prompt, picker) */
 int ns_tui_parts_open(struct ns_tui *t, const struct ns_tui_setup *setup);

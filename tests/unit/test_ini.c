@@ -32,7 +32,7 @@ static struct ns_config_schema schema;
 static char *config_dump(const struct ns_config *c)
 {
 	static const char *const scope[] = { "keys.", "keys.list.", "keys.graph.", "keys.picker.",
-					     "keys.help." };
+					     "keys.help.", "keys.stats." };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The selected event's scheduling context, for the marker bar ("pid 1234
+ * waking lat 5.388us by work2.sh-15974") and for the keys that jump
+ * from it: to the event that woke its task (sched_waking where recorded,
+ * else the wakeup), to the wakeup, to the switch-in and the switch-out of
+ * the run the event belongs to (or waits for), and the one that puts A and
+ * B on the wakeup latency. The task timelines (model_sched.h) are built
+ * once, on first use, over the whole trace without the list's filters: a
+ * task's state is a fact of the trace, not of what the list shows.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "nurseshark/model_sched.h"
+#include "nurseshark/trace_sched.h"
+#include "tui-int.h"
+
+/* The timelines, or NULL when they cannot be built (said once). */
+static struct ns_sched *timelines(struct ns_tui *t)
+{
+	char err[160] = "";
+
+	if (t->sched || t->sched_failed)
+		return t->sched;
+	t->sched = ns_sched_build(t->trace, NULL, err, sizeof(err));
+	if (!t->sched) {
+		t->sched_failed = 1;
+		ns_tui_message(t, "Scheduling context: %s", err[0] ? err : "cannot be built");
+	}
+	return t->sched;
+}
+
+void ns_tui_sched_free(struct ns_tui *t)
+{
+	ns_sched_free(t->sched);
+	t->sched = NULL;
+}
+
+/* The selected event's context: 0 with @pid, @ctx and @kind (enum ns_sched_kind), or -1. */
+static int selected_ctx(struct ns_tui *t, int *pid, struct ns_sched_ctx *ctx, int *kind)
+{
+	struct ns_sched *s;
+	struct ns_sched_event ev;
+	struct ns_pos pos;
+
+	if (!ns_trace_nr_events(t->trace) || t->view.selected_cpu < 0)
+		return -1;
+	s = timelines(t);
+	if (!s || ns_trace_rows(t->trace, t->view.selected, 1, &pos) != 1)
+		return -1;
+	if (ns_sched_event_ctx(t->trace, s, pos.cpu, pos.idx, pid, ctx))
+		return -1;
+	*kind = ns_trace_sched_read(t->trace, pos.cpu, pos.idx, &ev) ? NS_SCHED_NONE : ev.kind;
+	return 0;
+}
+
+/**
+ * ns_tui_sched_ctx_text - the bar's words on the selected event's task
+ * "pid 1234 running", and for a switch-in or a wakeup "lat 5.388us by
+ * work2.sh-15974"; the most wanted first, as a narrow bar cuts the end.
+ * Empty when there is nothing to say.
+ */
+void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len)
+{
+	struct ns_sched_ctx ctx;
+	char waker[48];
+	int pid, kind, n;
+
+	buf[0] = '\0';
+	if (selected_ctx(t, &pid, &ctx, &kind))
+		return;
+	n = snprintf(buf, len, "pid %d %s", pid, ns_task_state_name(ctx.state));
+	if (kind != NS_SCHED_SWITCH && kind != NS_SCHED_WAKEUP && kind != NS_SCHED_WAKEUP_NEW)
+		return;
+	if (ctx.latency_ns < 0 || n >= (int)len)
+		return;
+	n += snprintf(buf + n, len - n, " lat %lld.%03lldus", (long long)(ctx.latency_ns / 1000),
+		      (long long)(ctx.latency_ns % 1000));
+	if (ctx.waker >= 0 && n < (int)len) {
+		ns_tui_task_label(t, ctx.waker, waker, sizeof(waker));
+		snprintf(buf + n, len - n, " by %s", waker);
+	}
+}
+
+static void select_ref(struct ns_tui *t, const struct ns_sched_ref *r)
+{
+	ns_view_select(&t->view, ns_trace_row_of(t->trace, r->cpu, r->idx));
+	ns_tui_cursor_to_selection(t);
+}
+
+static const char *const ref_name[] = {
+	[NS_TUI_SCHED_WAKER] = "waking",
+	[NS_TUI_SCHED_WAKEUP] = "wakeup",
+	[NS_TUI_SCHED_SWITCH_IN] = "switch-in",
+	[NS_TUI_SCHED_SWITCH_OUT] = "switch-out",
+};
+
+/* goto-waker, goto-wakeup, goto-switch-in, goto-switch-out: @which enum ns_tui_sched_jump */
+void ns_tui_act_sched_jump(struct ns_tui *t, int which)
+{
+	struct ns_sched_ctx ctx;
+	const struct ns_sched_ref *r;
+	int pid, kind;
+
+	if (selected_ctx(t, &pid, &ctx, &kind)) {
+		ns_tui_message(t, "No scheduling context for this event");
+		return;
+	}
+	switch (which) {
+	case NS_TUI_SCHED_WAKER:
+		/* the waker's own call, where sched_waking was recorded */
+		r = ctx.waking.cpu >= 0 ? &ctx.waking : &ctx.wakeup;
+		break;
+	case NS_TUI_SCHED_WAKEUP:
+		r = &ctx.wakeup;
+		break;
+	case NS_TUI_SCHED_SWITCH_IN:
+		r = &ctx.switch_in;
+		break;
+	default:
+		r = &ctx.switch_out;
+	}
+	if (r->cpu < 0) {
+		ns_tui_message(t, "No %s of pid %d in the trace here", ref_name[which], pid);
+		return;
+	}
+	select_ref(t, r);
+}
+
+/* latency-markers: A on the wakeup, B on the switch-in it led to */
+void ns_tui_act_latency_markers(struct ns_tui *t, int unused)
+{
+	struct ns_sched_ctx ctx;
+	int pid, kind;
+
+	if (selected_ctx(t, &pid, &ctx, &kind) || ctx.wakeup.cpu < 0 || ctx.switch_in.cpu < 0) {
+		ns_tui_message(t, "No wakeup latency around this event");
+		return;
+	}
+	select_ref(t, &ctx.wakeup);
+	ns_view_set_marker(&t->view, NS_MARKER_A);
+	select_ref(t, &ctx.switch_in);
+	ns_view_set_marker(&t->view, NS_MARKER_B);
+}
