@@ -47,6 +47,7 @@ printf '[session]\nrestore = no\nsave = no\n' >"$XDG_CONFIG_HOME/nurseshark/conf
 
 pass=0 fail=0 skip=0
 failed=()
+failures=()	# every FAIL line, said again at the end where a CI log's tail shows it
 filters=("$@")
 
 # Whether a test named $1 is to run.
@@ -85,6 +86,7 @@ run_one() {
 	grep -E '^(FAIL|SKIP): ' <<<"$out" | sed "s|^|  [$name] |"
 	if [ "$f" -gt 0 ]; then
 		failed+=("$name")
+		mapfile -t -O "${#failures[@]}" failures < <(grep -E '^FAIL: ' <<<"$out" | sed "s|^|  [$name] |")
 		grep -vE '^(PASS|FAIL|SKIP): ' <<<"$out" | tail -n 20 | sed "s|^|    |"
 	fi
 }
@@ -114,6 +116,9 @@ if [ -n "${NS_ASAN_BUILD:-}" ]; then
 		run_one asan/cli bash tests/cli.sh
 fi
 
-[ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+if [ ${#failed[@]} -gt 0 ]; then
+	printf '%s\n' "${failures[@]}"
+	echo "failed: ${failed[*]}"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
