@@ -677,7 +677,10 @@ static void live_release(void *arg, struct ns_trace *trace)
 	free(path);
 }
 
-/* "1234567" up to a million, then "1.23M": the status line is short. */
+/*
+ * "123456" below a million, then "1.23M": the status line's right half
+ * (40 columns at 80) holds "PAUSED 8.01M ev 1.00M held 999999 lost".
+ */
 static void live_count(char *buf, size_t len, unsigned long long n)
 {
 	if (n < 1000000)
@@ -690,7 +693,7 @@ static void live_status(void *arg, char *buf, size_t len)
 {
 	struct live_view *lv = arg;
 	struct ns_record_live_stats st;
-	char ev[32], held[32];
+	char ev[32], held[32], lost[32];
 
 	ns_record_live_stats(lv->rec, &st);
 	if (st.error[0]) {
@@ -699,11 +702,12 @@ static void live_status(void *arg, char *buf, size_t len)
 	}
 	live_count(ev, sizeof(ev), st.events);
 	live_count(held, sizeof(held), st.held);
+	live_count(lost, sizeof(lost), st.lost);
 	/* the oldest were let go (--keep): say how many are held of the read */
 	if (st.trimmed)
-		snprintf(buf, len, "%s ev, %s held, %llu lost", ev, held, st.lost);
+		snprintf(buf, len, "%s ev %s held %s lost", ev, held, lost);
 	else
-		snprintf(buf, len, "%s ev, %llu lost", ev, st.lost);
+		snprintf(buf, len, "%s ev %s lost", ev, lost);
 }
 
 /* :save FILE: a new snapshot, saved as a new file by the rules of savefile.c. */

@@ -345,12 +345,15 @@ int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_
 			unsigned long long nev;
 
 			/*
-			 * live reads (not splices) the partial sub-buffers as well, so
-			 * that a quiet CPU's events show without waiting for a page.
+			 * Full sub-buffers are spliced; live then reads the partial
+			 * one too, so that a quiet CPU's events show without waiting
+			 * for a page to fill (the splice leaves nothing in its pipe,
+			 * so the order holds).
 			 */
 			n = pass ? tracefs_cpu_flush(c->tcpu, c->page) :
-			    c->mem ? tracefs_cpu_read(c->tcpu, c->page, true) :
 				tracefs_cpu_buffered_read(c->tcpu, c->page, true);
+			if (n <= 0 && !pass && c->mem)
+				n = tracefs_cpu_read(c->tcpu, c->page, true);
 			if (n <= 0)
 				break;
 			/* The file holds whole pages; a flushed one may be short. */

@@ -36,9 +36,12 @@
 
 #define DEFAULT_OUTPUT "trace.dat"
 #define PROGRESS_MS 500
-/* What live holds by default: ~40 MiB of pages, seconds of a busy 2-CPU board. */
-#define NS_LIVE_KEEP_EVENTS 1000000ULL
-#define NS_LIVE_KEEP_TEXT "1000000"
+/*
+ * What live holds by default: ~8 MiB of pages, a frame in well under a
+ * second on a small board (each frame writes and indexes all of it).
+ */
+#define NS_LIVE_KEEP_EVENTS 200000ULL
+#define NS_LIVE_KEEP_TEXT "200000"
 
 /* The signal that asked the recording to stop: a handler can only set a flag. */
 static volatile sig_atomic_t stop_signal;

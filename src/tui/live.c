@@ -116,12 +116,15 @@ int ns_tui_live_tick(struct ns_tui *t)
 	if (!t->live)
 		return -1;
 	now = now_ms();
-	if (now < t->live_next_ms)
-		return (int)(t->live_next_ms - now) + 1;
-	status(t);
+	/* the figures every tick, a frame only when due (a big one takes longer) */
+	if (now >= t->live_status_ms) {
+		status(t);
+		t->live_status_ms = now + NS_TUI_LIVE_MS;
+	}
+	if (now < t->live_next_ms || t->live_paused || t->nr_layers || ns_tui_busy(t) ||
+	    t->lay.too_small)
+		return (int)(t->live_status_ms - now) + 1;
 	t->live_next_ms = now + NS_TUI_LIVE_MS;
-	if (t->live_paused || t->nr_layers || ns_tui_busy(t) || t->lay.too_small)
-		return NS_TUI_LIVE_MS;
 	start = now;
 	nt = t->live->newer(t->live->arg, err, sizeof(err));
 	if (!nt) {
@@ -141,7 +144,8 @@ int ns_tui_live_tick(struct ns_tui *t)
 	if (2 * t->live_cost_ms > NS_TUI_LIVE_MS)
 		t->live_next_ms = now + 2 * t->live_cost_ms;
 	status(t);
-	return (int)(t->live_next_ms - now) + 1;
+	t->live_status_ms = now + NS_TUI_LIVE_MS;
+	return NS_TUI_LIVE_MS;
 }
 
 int ns_tui_live_key(struct ns_tui *t, int key)

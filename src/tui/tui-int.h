@@ -326,6 +326,7 @@ struct ns_tui {
 	int live_paused;	/* Space: the screen stays, the recording goes on */
 	int live_follow;	/* the window shows the newest events */
 	double live_next_ms;	/* when to ask for a newer trace */
+	double live_status_ms;	/* when to read the recording's figures again */
 	double live_cost_ms;	/* what the last refresh took */
 	char live_status[96];	/* the recording's figures, for the status line */
 
