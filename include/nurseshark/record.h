@@ -80,7 +80,4 @@ int ns_record_live_write(struct ns_record_live *live, int fd, bool quick, char *
 /* A directory of live's own for snapshot files; removed after @ui->run returns. */
 const char *ns_record_live_dir(const struct ns_record_live *live);
 
-/* A signal asked the recording to stop (the screen should quit). */
-bool ns_record_live_stopped(const struct ns_record_live *live);
-
 #endif /* NS_RECORD_H */

@@ -701,11 +701,6 @@ const char *ns_record_live_dir(const struct ns_record_live *live)
 	return ((const struct record *)live)->live_dir;
 }
 
-bool ns_record_live_stopped(const struct ns_record_live *live)
-{
-	return stop_signal != 0;
-}
-
 static void free_record(struct record *r)
 {
 	for (int b = 0; b < r->nbufs; b++) {

@@ -53,8 +53,10 @@ static int swap(struct ns_tui *t, struct ns_trace *nt)
 	int i, ret;
 
 	ret = ns_view_init(&nv, nt, old.cols, old.list_rows);
-	if (ret)
+	if (ret) {
+		t->live->release(t->live->arg, nt);
 		return ret;
+	}
 	ns_tui_filtering_close(t);
 	ns_tui_sched_free(t);
 	ns_view_free(&t->view);
