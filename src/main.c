@@ -6,6 +6,7 @@
  * printed as text, no terminal), or --export (`trace-cmd report` text).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -81,6 +83,7 @@ static void usage(FILE *out)
 		"       nurseshark --stats [-i FILE | FILE]\n"
 		"       nurseshark --summary [--range T0,T1] [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark record [OPTIONS] [-- COMMAND ARGS...]  (record --help)\n"
+		"       nurseshark live [OPTIONS] [--keep EVENTS|SECSs]  (live --help)\n"
 		"       nurseshark live --duration SECS --export|--snapshot COLSxROWS [OPTIONS]\n"
 		"\n"
 		"A terminal viewer for trace-cmd's trace.dat files (default ./%s).\n"
@@ -598,8 +601,199 @@ static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trac
 	return ns_tui_run_setup(trace, &setup, err, err_len);
 }
 
+/*
+ * nurseshark live on the screen: src/record records into memory and hands
+ * the recording here; each refresh of the screen is the recording so far
+ * written as a trace.dat into live's own directory and opened as any trace.
+ * At most a few are open at once (the one shown, the next); each file goes
+ * when the screen lets its trace go.
+ */
+#define LIVE_SLOTS 3
+
+struct live_view {
+	struct ns_record_live *rec;
+	struct ns_trace *open[LIVE_SLOTS];
+	unsigned seq;
+};
+
+/* The recording so far as a trace.dat of our own at @path (created here). */
+static int live_write(struct live_view *lv, const char *path, bool quick, char *err,
+		      size_t err_len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		snprintf(err, err_len, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (ns_record_live_write(lv->rec, fd, quick, err, err_len)) {
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+static struct ns_trace *live_refresh(void *arg, char *err, size_t err_len)
+{
+	const struct ns_trace_open_opts opts = { .trusted = true };
+	struct live_view *lv = arg;
+	struct ns_trace *trace;
+	char path[4096];
+	int slot;
+
+	for (slot = 0; slot < LIVE_SLOTS && lv->open[slot]; slot++)
+		;
+	if (slot == LIVE_SLOTS) {
+		snprintf(err, err_len, "too many snapshots open");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/view-%u.dat", ns_record_live_dir(lv->rec), lv->seq++);
+	if (live_write(lv, path, true, err, err_len))
+		return NULL;
+	trace = ns_trace_open_async_opts(path, &opts, err, err_len);
+	if (trace && ns_trace_wait(trace, err, err_len)) {
+		ns_trace_close(trace);
+		trace = NULL;
+	}
+	if (!trace) {
+		unlink(path);
+		return NULL;
+	}
+	lv->open[slot] = trace;
+	return trace;
+}
+
+static void live_release(void *arg, struct ns_trace *trace)
+{
+	struct live_view *lv = arg;
+	char *path = strdup(ns_trace_path(trace));
+
+	for (int i = 0; i < LIVE_SLOTS; i++)
+		if (lv->open[i] == trace)
+			lv->open[i] = NULL;
+	ns_trace_close(trace);
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+/*
+ * "123456" below a million, then "1.23M": the status line's right half
+ * (40 columns at 80) holds "PAUSED 8.01M ev 1.00M held 999999 lost".
+ */
+static void live_count(char *buf, size_t len, unsigned long long n)
+{
+	if (n < 1000000)
+		snprintf(buf, len, "%llu", n);
+	else
+		snprintf(buf, len, "%.2fM", (double)n / 1e6);
+}
+
+static void live_status(void *arg, char *buf, size_t len)
+{
+	struct live_view *lv = arg;
+	struct ns_record_live_stats st;
+	char ev[32], held[32], lost[32];
+
+	ns_record_live_stats(lv->rec, &st);
+	if (st.error[0]) {
+		snprintf(buf, len, "stopped: %s", st.error);
+		return;
+	}
+	live_count(ev, sizeof(ev), st.events);
+	live_count(held, sizeof(held), st.held);
+	live_count(lost, sizeof(lost), st.lost);
+	/* the oldest were let go (--keep): say how many are held of the read */
+	if (st.trimmed)
+		snprintf(buf, len, "%s ev %s held %s lost", ev, held, lost);
+	else
+		snprintf(buf, len, "%s ev %s lost", ev, lost);
+}
+
+/* :save FILE: a new snapshot, saved as a new file by the rules of savefile.c. */
+static int live_save(void *arg, const char *path, char *err, size_t err_len)
+{
+	struct live_view *lv = arg;
+	char tmp[4096];
+	struct stat st;
+	char *data = NULL;
+	int fd, ret;
+
+	snprintf(tmp, sizeof(tmp), "%s/save-%u.dat", ns_record_live_dir(lv->rec), lv->seq++);
+	if (live_write(lv, tmp, false, err, err_len))
+		return -EIO;
+	fd = open(tmp, O_RDONLY | O_CLOEXEC);
+	ret = fd < 0 || fstat(fd, &st) ? -errno : 0;
+	if (!ret) {
+		data = malloc(st.st_size ? (size_t)st.st_size : 1);
+		if (!data)
+			ret = -ENOMEM;
+	}
+	for (off_t done = 0; !ret && done < st.st_size;) {
+		ssize_t n = read(fd, data + done, (size_t)(st.st_size - done));
+
+		if (n <= 0)
+			ret = n < 0 ? -errno : -EIO;
+		done += n > 0 ? n : 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	if (ret)
+		snprintf(err, err_len, "%s", strerror(-ret));
+	else
+		ret = ns_savefile_write(path, data, (size_t)st.st_size, NULL, err, err_len);
+	free(data);
+	return ret;
+}
+
+/* The screen of nurseshark live: config.ini's keys and colours, no session. */
+static int live_run(void *arg, struct ns_record_live *rec, char *err, size_t err_len)
+{
+	struct live_view lv = { .rec = rec };
+	const struct ns_tui_live live = {
+		.newer = live_refresh, .release = live_release, .status = live_status,
+		.save = live_save, .arg = &lv,
+	};
+	struct ns_config_schema schema;
+	struct ns_filter_set *filters;
+	struct ns_trace *trace;
+	struct ns_files files;
+	int ret = -1;
+
+	setlocale(LC_ALL, "");
+	ns_tui_config_schema(&schema);
+	if (ns_files_init(&files, &schema)) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	ns_files_read_config(&files, &schema, NULL);
+	filters = ns_filter_set_alloc();
+	trace = filters ? live_refresh(&lv, err, err_len) : NULL;
+	if (!filters && !err[0])
+		snprintf(err, err_len, "out of memory");
+	if (trace) {
+		struct ns_tui_setup setup = {
+			.filters = filters,
+			.config = &files.config,
+			.problems = &files.problems,
+			.live = &live,
+		};
+
+		ret = ns_tui_run_setup(trace, &setup, err, err_len) ? -1 : 0;
+		ns_tui_end();
+	}
+	for (int i = 0; i < LIVE_SLOTS; i++)
+		if (lv.open[i])
+			live_release(&lv, lv.open[i]);
+	ns_filter_set_free(filters);
+	ns_files_free(&files);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
+	const struct ns_record_live_ui live_ui = { .run = live_run };
 	struct cmdline cl = { 0 };
 	struct ns_config_schema schema;
 	struct ns_files files;
@@ -613,7 +807,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return ns_record_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "live"))
-		return ns_record_live_main(argc - 1, argv + 1);
+		return ns_record_live_main(argc - 1, argv + 1, &live_ui);
 	main_start_ms = now_ms(CLOCK_MONOTONIC);
 	setlocale(LC_ALL, "");
 	if (ns_sched_summary_wanted(argc, argv))	/* reads its own options */

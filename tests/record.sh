@@ -313,11 +313,28 @@ fi
 no_files "$tmp/lt" "live --snapshot"
 timeout -k 5 "$limit" "$bin" live -e sched >/dev/null 2>"$tmp/err" </dev/null
 rc=$?
-if [ "$rc" = 2 ] && grep -q 'wants --duration SECONDS and --export or --snapshot' "$tmp/err"; then
-	pass "live without --duration and --export/--snapshot is a usage error"
+if [ "$rc" = 2 ] && grep -q 'the live screen needs a terminal' "$tmp/err"; then
+	pass "live without a terminal (and no --duration) is a usage error"
 else
 	fail "live alone: exit $rc, $(head -c 300 "$tmp/err")"
 fi
+timeout -k 5 "$limit" "$bin" live -e sched --duration 1 >/dev/null 2>"$tmp/err" </dev/null
+rc=$?
+if [ "$rc" = 2 ] && grep -q -- '--duration SECONDS goes with --export or --snapshot' "$tmp/err"; then
+	pass "live --duration without --export/--snapshot is a usage error"
+else
+	fail "live --duration alone: exit $rc, $(head -c 300 "$tmp/err")"
+fi
+for k in 10 0s abc 5x; do
+	timeout -k 5 "$limit" "$bin" live -e sched --keep "$k" >/dev/null 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q -- "--keep wants EVENTS (at least 1000) or SECONDSs, not '$k'" \
+		"$tmp/err"; then
+		pass "live --keep $k is a usage error"
+	else
+		fail "live --keep $k: exit $rc, $(head -c 300 "$tmp/err")"
+	fi
+done
 
 # Failures: one line, exit 1, no file, the state as it was.
 mkdir "$tmp/u"

@@ -7,6 +7,9 @@
 #ifndef NS_RECORD_H
 #define NS_RECORD_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /**
  * ns_record_main - run `nurseshark record ARGS...`
  * @argc: the argument count, argv[0] being "record"
@@ -19,16 +22,62 @@
  */
 int ns_record_main(int argc, char **argv);
 
+/* A live recording under way, as the screen sees it (record.c). */
+struct ns_record_live;
+
+/* What main.c gives live to show the recording on the screen. */
+struct ns_record_live_ui {
+	/*
+	 * Shows @live until the user quits: 0, or -1 with @err set. Reader
+	 * threads run meanwhile: the caller must not fork (posix_spawn is fine).
+	 */
+	int (*run)(void *arg, struct ns_record_live *live, char *err, size_t errlen);
+	void *arg;
+};
+
 /**
- * ns_record_live_main - run `nurseshark live ARGS...`, so far without a screen
+ * ns_record_live_main - run `nurseshark live ARGS...`
  * @argc: the argument count, argv[0] being "live"
- * @argv: the arguments: those of record, --duration SECONDS, and --export
- *        or --snapshot COLSxROWS [--keys KEYS]
+ * @argv: the arguments: those of record, --keep, and --duration SECONDS
+ *        with --export or --snapshot COLSxROWS [--keys KEYS]
+ * @ui: the screen (NULL: only the --duration forms work)
  *
- * Records for the duration into a temp file, prints it as the viewer's
- * --export or --snapshot does, and removes the file.
+ * With --duration: records into a temp file, prints it as the viewer's
+ * --export or --snapshot does, and removes the file. Without: records into
+ * memory (the newest --keep held) and hands the recording to @ui->run.
+ * The tracing state is put back either way, also after a signal (after
+ * which the process dies of it, once the state is back).
  * Returns the exit status: 0, 1 on an error, 2 on a usage error.
  */
-int ns_record_live_main(int argc, char **argv);
+int ns_record_live_main(int argc, char **argv, const struct ns_record_live_ui *ui);
+
+/* Figures of a live recording, for the screen's status line. */
+struct ns_record_live_stats {
+	double elapsed;			/* seconds since recording started */
+	unsigned long long events;	/* read from the ring buffers so far */
+	unsigned long long held;	/* of those, held now */
+	unsigned long long trimmed;	/* of those, dropped as the oldest (--keep) */
+	unsigned long long held_bytes;
+	unsigned long long lost;	/* the kernel dropped (overrun) */
+	unsigned long long keep_events, keep_ns;	/* --keep: one of them is set */
+	char error[512];		/* a reader failed: why; else "" */
+};
+
+/* The figures now; drops the oldest beyond --keep first. */
+void ns_record_live_stats(struct ns_record_live *live, struct ns_record_live_stats *st);
+
+/**
+ * ns_record_live_write - what is held, as a trace.dat v7
+ * @fd: an open, empty file; closed here
+ * @quick: for a frame of the screen: uncompressed, without kallsyms;
+ *	else (:save) as nurseshark record writes it
+ *
+ * Returns 0, or -1 with @err set.
+ */
+int ns_record_live_write(struct ns_record_live *live, int fd, bool quick, char *err,
+			 size_t errlen);
+
+/* A directory of live's own for snapshot files; removed after @ui->run returns. */
+const char *ns_record_live_dir(const struct ns_record_live *live);
 
 #endif /* NS_RECORD_H */

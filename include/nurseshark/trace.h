@@ -101,6 +101,11 @@ struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len
 struct ns_trace_open_opts {
 	bool (*hold_index)(void *arg);
 	void *hold_arg;
+	/*
+	 * The file was just written by this process (nurseshark live, whose
+	 * reader threads forbid the fork): no child opens it first.
+	 */
+	bool trusted;
 };
 
 /* ns_trace_open_async() with @opts (NULL: none). */

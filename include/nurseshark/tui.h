@@ -18,6 +18,23 @@ struct ns_session_trace_id;
 struct ns_diag;
 
 /*
+ * A trace that grows (nurseshark live): the screen asks for a newer one
+ * now and then and shows it in place of the one it has, keeping the view.
+ * main.c makes these from src/record's live recording.
+ */
+struct ns_tui_live {
+	/* a newer trace (the caller's to release), or NULL with @err set or "" */
+	struct ns_trace *(*newer)(void *arg, char *err, size_t err_len);
+	/* the screen is done with @trace (the one it started with, or a refresh's) */
+	void (*release)(void *arg, struct ns_trace *trace);
+	/* the recording's figures for the status line ("123456 ev, 0 lost") */
+	void (*status)(void *arg, char *buf, size_t len);
+	/* :save FILE: 0, or a negative errno with @err set */
+	int (*save)(void *arg, const char *path, char *err, size_t err_len);
+	void *arg;
+};
+
+/*
  * What main.c hands the front end besides the trace, for either entry
  * point below; a zeroed struct (or NULL) gives the defaults.
  */
@@ -36,6 +53,8 @@ struct ns_tui_setup {
 	/* on the way out (q, SIGINT, SIGTERM, SIGHUP; not a crash): the session to keep */
 	void (*at_exit)(void *arg, const struct ns_session *session);
 	void *at_exit_arg;
+	/* nurseshark live: the trace grows (NULL: a file) */
+	const struct ns_tui_live *live;
 };
 
 /* ns_tui_run() and ns_tui_snapshot() with a setup (NULL: the defaults). */

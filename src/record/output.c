@@ -10,12 +10,14 @@
  * write_headers, the clock/uname/version/traceid/CPU-stats options, the
  * cmdlines, the CPU count, then one flyrecord buffer per instance.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -23,6 +25,8 @@
 
 #include "nurseshark/util.h"
 #include "record-int.h"
+
+static void remove_frozen_dir(struct ns_rec_buffer *buf);
 
 static int write_all(int fd, const void *data, size_t len)
 {
@@ -115,6 +119,208 @@ static unsigned long long count_events(struct kbuffer *kbuf, void *page)
 	return n;
 }
 
+/* Append a copy of @page to @m (the reader thread). 0 or -ENOMEM. */
+static int mem_add(struct ns_rec_mem *m, const void *page, size_t size, unsigned long long nev)
+{
+	void *copy = malloc(size);
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, page, size);
+	pthread_mutex_lock(&m->lock);
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 256, i;
+		void **pages = malloc(cap * sizeof(*pages));
+		unsigned long long *ts = malloc(cap * sizeof(*ts));
+		unsigned int *nv = malloc(cap * sizeof(*nv));
+
+		if (!pages || !ts || !nv) {
+			free(pages);
+			free(ts);
+			free(nv);
+			free(copy);
+			ret = -ENOMEM;
+			goto out;
+		}
+		/* unroll the ring into the new arrays, oldest first */
+		for (i = 0; i < m->n; i++) {
+			size_t j = (m->head + i) % m->cap;
+
+			pages[i] = m->pages[j];
+			ts[i] = m->ts[j];
+			nv[i] = m->nev[j];
+		}
+		free(m->pages);
+		free(m->ts);
+		free(m->nev);
+		m->pages = pages;
+		m->ts = ts;
+		m->nev = nv;
+		m->cap = cap;
+		m->head = 0;
+	}
+	{
+		size_t j = (m->head + m->n) % m->cap;
+		unsigned long long ts;
+
+		memcpy(&ts, page, sizeof(ts));	/* the sub-buffer header's time stamp */
+		m->pages[j] = copy;
+		m->ts[j] = ts;
+		m->nev[j] = (unsigned int)nev;
+		m->n++;
+		m->events += nev;
+	}
+out:
+	pthread_mutex_unlock(&m->lock);
+	return ret;
+}
+
+/**
+ * ns_rec_mem_init - hold @buf's pages in memory (live) instead of the temp files
+ * @buf: the buffer, its CPUs open
+ * @err: the one-line error
+ * @errlen: its size
+ *
+ * Returns 0, or -1 with @err set.
+ */
+int ns_rec_mem_init(struct ns_rec_buffer *buf, char *err, size_t errlen)
+{
+	for (int cpu = 0; cpu < buf->ncpus; cpu++) {
+		struct ns_rec_mem *m = calloc(1, sizeof(*m));
+
+		if (!m) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		pthread_mutex_init(&m->lock, NULL);
+		buf->cpus[cpu].mem = m;
+	}
+	return 0;
+}
+
+static void mem_free(struct ns_rec_mem *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++)
+		free(m->pages[(m->head + i) % m->cap]);
+	free(m->pages);
+	free(m->ts);
+	free(m->nev);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+/* Drop @m's oldest page; its lock is held. */
+static void mem_drop_head(struct ns_rec_mem *m)
+{
+	free(m->pages[m->head]);
+	m->events -= m->nev[m->head];
+	m->trimmed += m->nev[m->head];
+	m->head = (m->head + 1) % m->cap;
+	m->n--;
+}
+
+/**
+ * ns_rec_mem_trim - drop the oldest pages beyond --keep
+ * @bufs: the buffers
+ * @nbufs: their number
+ * @keep_events: hold at most this many events over all CPUs (0: no bound)
+ * @keep_ns: hold only pages of the last @keep_ns of the clock (0: no bound)
+ *
+ * A page at a time, the oldest first whichever CPU it is on, so that what
+ * is held is the newest stretch of time every CPU has. Main thread only.
+ */
+void ns_rec_mem_trim(struct ns_rec_buffer *bufs, int nbufs, unsigned long long keep_events,
+		     unsigned long long keep_ns)
+{
+	unsigned long long total = 0, newest = 0;
+
+	for (int b = 0; b < nbufs; b++)
+		for (int cpu = 0; cpu < bufs[b].ncpus; cpu++)
+			pthread_mutex_lock(&bufs[b].cpus[cpu].mem->lock);
+	for (int b = 0; b < nbufs; b++) {
+		for (int cpu = 0; cpu < bufs[b].ncpus; cpu++) {
+			struct ns_rec_mem *m = bufs[b].cpus[cpu].mem;
+
+			total += m->events;
+			if (m->n && m->ts[(m->head + m->n - 1) % m->cap] > newest)
+				newest = m->ts[(m->head + m->n - 1) % m->cap];
+		}
+	}
+	for (;;) {
+		struct ns_rec_mem *oldest = NULL;
+
+		for (int b = 0; b < nbufs; b++) {
+			for (int cpu = 0; cpu < bufs[b].ncpus; cpu++) {
+				struct ns_rec_mem *m = bufs[b].cpus[cpu].mem;
+
+				if (m->n && (!oldest || m->ts[m->head] < oldest->ts[oldest->head]))
+					oldest = m;
+			}
+		}
+		if (!oldest)
+			break;
+		/* over the count, or wholly before the time kept (the next page starts before) */
+		if (!(keep_events && total > keep_events) &&
+		    !(keep_ns && oldest->n > 1 && newest > keep_ns &&
+		      oldest->ts[(oldest->head + 1) % oldest->cap] < newest - keep_ns))
+			break;
+		total -= oldest->nev[oldest->head];
+		mem_drop_head(oldest);
+	}
+	for (int b = nbufs - 1; b >= 0; b--)
+		for (int cpu = bufs[b].ncpus - 1; cpu >= 0; cpu--)
+			pthread_mutex_unlock(&bufs[b].cpus[cpu].mem->lock);
+}
+
+/**
+ * ns_rec_mem_dump - write each CPU's held pages into its temp file
+ * @buf: the buffer
+ * @err: the one-line error
+ * @errlen: its size
+ *
+ * The temp files then hold what ns_rec_write_file() puts in a snapshot.
+ * Main thread only: it alone frees pages, so those listed under the lock
+ * stay while they are written without it, the reader going on meanwhile.
+ * Returns 0, or -1 with @err set.
+ */
+int ns_rec_mem_dump(struct ns_rec_buffer *buf, char *err, size_t errlen)
+{
+	int page = getpagesize();
+
+	for (int cpu = 0; cpu < buf->ncpus; cpu++) {
+		struct ns_rec_cpu *c = &buf->cpus[cpu];
+		struct ns_rec_mem *m = c->mem;
+		void **list;
+		size_t n;
+		int w = 0;
+
+		pthread_mutex_lock(&m->lock);
+		n = m->n;
+		list = malloc((n ? n : 1) * sizeof(*list));
+		for (size_t i = 0; list && i < n; i++)
+			list[i] = m->pages[(m->head + i) % m->cap];
+		pthread_mutex_unlock(&m->lock);
+		if (!list) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		if (ftruncate(c->wfd, 0) || lseek(c->wfd, 0, SEEK_SET) < 0)
+			w = -errno;
+		for (size_t i = 0; !w && i < n; i++)
+			w = write_all(c->wfd, list[i], (size_t)page);
+		free(list);
+		if (w) {
+			snprintf(err, errlen, "cannot write CPU %d's events to %s: %s", cpu, c->path,
+				 strerror(-w));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /**
  * ns_rec_drain_cpu - move what one CPU's ring buffer holds into its temp file
  * @c: the CPU
@@ -136,15 +342,35 @@ int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_
 		for (;;) {
 			int n, w;
 
+			unsigned long long nev;
+
+			/*
+			 * Full sub-buffers are spliced; live then reads the partial
+			 * one too, so that a quiet CPU's events show without waiting
+			 * for a page to fill (the splice leaves nothing in its pipe,
+			 * so the order holds).
+			 */
 			n = pass ? tracefs_cpu_flush(c->tcpu, c->page) :
 				tracefs_cpu_buffered_read(c->tcpu, c->page, true);
+			if (n <= 0 && !pass && c->mem)
+				n = tracefs_cpu_read(c->tcpu, c->page, true);
 			if (n <= 0)
 				break;
 			/* The file holds whole pages; a flushed one may be short. */
 			if (n < page)
 				memset((char *)c->page + n, 0, (size_t)(page - n));
-			__atomic_fetch_add(&c->events, count_events(c->kbuf, c->page),
-					   __ATOMIC_RELAXED);
+			nev = count_events(c->kbuf, c->page);
+			__atomic_fetch_add(&c->events, nev, __ATOMIC_RELAXED);
+			if (c->mem) {
+				if (mem_add(c->mem, c->page, (size_t)page, nev)) {
+					snprintf(err, errlen, "out of memory holding CPU %d's events",
+						 cpu);
+					return -1;
+				}
+				__atomic_fetch_add(&c->bytes, (unsigned long long)page,
+						   __ATOMIC_RELAXED);
+				continue;
+			}
 			w = write_all(c->wfd, c->page, (size_t)page);
 			if (w) {
 				snprintf(err, errlen, "cannot write CPU %d's events to %s: %s", cpu,
@@ -209,6 +435,7 @@ void ns_rec_read_lost(struct ns_rec_buffer *buf, bool start)
  */
 void ns_rec_close_cpus(struct ns_rec_buffer *buf)
 {
+	remove_frozen_dir(buf);
 	for (int cpu = 0; buf->cpus && cpu < buf->ncpus; cpu++) {
 		struct ns_rec_cpu *c = &buf->cpus[cpu];
 
@@ -225,6 +452,7 @@ void ns_rec_close_cpus(struct ns_rec_buffer *buf)
 		free(c->page);
 		free(c->path);
 		free(c->stats);
+		mem_free(c->mem);
 	}
 	free(buf->cpus);
 	buf->cpus = NULL;
@@ -267,19 +495,128 @@ static int add_string_option(struct tracecmd_output *out, unsigned short id, con
 	return tracecmd_add_option(out, id, (int)strlen(s) + 1, s) ? 0 : -1;
 }
 
+/*
+ * libtracecmd copies saved_cmdlines by its size read just before, and gives
+ * up on a torn copy ("error in size of file") when the kernel adds a task
+ * in between, which a busy machine does all the time. So the writer reads
+ * a tracing directory of our own (made once per recording: live writes
+ * many files): a link to each entry of the real one but saved_cmdlines,
+ * a copy taken at once before each file, and an empty kallsyms for live's
+ * quick frames.
+ */
+static int frozen_tracing_dir(struct ns_rec_buffer *buf)
+{
+	const char *real = tracefs_tracing_dir();
+	char *dir = NULL, *path = NULL;
+	struct dirent *de;
+	DIR *d = NULL;
+	int fd, ret = -1;
+
+	if (!real || asprintf(&dir, "%s.tracing", buf->cpus[0].path) < 0)
+		return -1;
+	if (mkdir(dir, 0700)) {
+		free(dir);
+		return -1;
+	}
+	buf->frozen = dir;
+	d = opendir(real);
+	if (!d)
+		goto out;
+	while ((de = readdir(d))) {
+		char *from, *to;
+		int r;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, "saved_cmdlines"))
+			continue;
+		if (asprintf(&from, "%s/%s", real, de->d_name) < 0)
+			goto out;
+		if (asprintf(&to, "%s/%s", dir, de->d_name) < 0) {
+			free(from);
+			goto out;
+		}
+		r = symlink(from, to);
+		free(from);
+		free(to);
+		if (r)
+			goto out;
+	}
+	if (asprintf(&path, "%s/.no-kallsyms", dir) < 0)
+		goto out;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		goto out;
+	close(fd);
+	ret = 0;
+out:
+	if (d)
+		closedir(d);
+	free(path);
+	return ret;
+}
+
+/* saved_cmdlines as it is now, into the frozen directory. */
+static int freeze_cmdlines(struct ns_rec_buffer *buf)
+{
+	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	char *path;
+	int fd, ret = -1;
+
+	if (asprintf(&path, "%s/saved_cmdlines", buf->frozen) < 0) {
+		free(text);
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		ret = text ? write_all(fd, text, strlen(text)) : 0;
+		close(fd);
+	}
+	free(path);
+	free(text);
+	return ret;
+}
+
+/* Remove what frozen_tracing_dir() made (links and files: one level). */
+static void remove_frozen_dir(struct ns_rec_buffer *buf)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (!buf->frozen)
+		return;
+	d = opendir(buf->frozen);
+	while (d && (de = readdir(d))) {
+		char *p;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (asprintf(&p, "%s/%s", buf->frozen, de->d_name) >= 0) {
+			unlink(p);
+			free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	rmdir(buf->frozen);
+	free(buf->frozen);
+	buf->frozen = NULL;
+}
+
 /**
  * ns_rec_write_file - write the recorded buffers as a trace.dat v7 to @fd
  * @bufs: the buffers, the top instance first if it was recorded
  * @nbufs: their number
  * @fd: the open, empty output file; closed here
  * @version: what the VERSION option says wrote the file
+ * @quick: for the live screen's next frame: no compression and no kallsyms
+ *	(which cost more than the events: a frame only shows tasks and events)
  * @err: the one-line error
  * @errlen: its size
  *
  * Returns 0, or -1 with @err set.
  */
 int ns_rec_write_file(struct ns_rec_buffer *bufs, int nbufs, int fd, const char *version,
-		      char *err, size_t errlen)
+		      bool quick, char *err, size_t errlen)
 {
 	struct tracecmd_event_list *list = event_list(bufs, nbufs);
 	struct tracecmd_output *out;
@@ -298,10 +635,27 @@ int ns_rec_write_file(struct ns_rec_buffer *bufs, int nbufs, int fd, const char 
 	}
 	/* Not its "CPU0 data recorded at offset" lines: the caller says what it wrote. */
 	tracecmd_set_quiet(out, true);
+	if ((!bufs[0].frozen && frozen_tracing_dir(&bufs[0])) || freeze_cmdlines(&bufs[0]) ||
+	    tracecmd_output_set_trace_dir(out, bufs[0].frozen)) {
+		what = "a copy of saved_cmdlines";
+		goto fail;
+	}
 	if (bufs[0].clock_name)
 		tracecmd_set_out_clock(out, bufs[0].clock_name);
+	if (quick) {
+		char *none;
+
+		/* the empty kallsyms file of the frozen directory: none written */
+		if (asprintf(&none, "%s/.no-kallsyms", bufs[0].frozen) < 0)
+			goto fail;
+		ret = tracecmd_output_set_kallsyms(out, none);
+		free(none);
+		if (ret)
+			goto fail;
+		ret = -1;
+	}
 	if (tracecmd_output_set_version(out, 7) ||
-	    tracecmd_output_set_compression(out, "any") ||
+	    tracecmd_output_set_compression(out, quick ? "none" : "any") ||
 	    tracecmd_output_write_headers(out, list))
 		goto fail;
 	what = "the options";

@@ -11,6 +11,7 @@
 #ifndef NS_RECORD_INT_H
 #define NS_RECORD_INT_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,6 +42,8 @@ struct tracecmd_output *tracecmd_output_create_fd(int fd);
 int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
 int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
 void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
+int tracecmd_output_set_trace_dir(struct tracecmd_output *handle, const char *tracing_dir);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
 void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
 int tracecmd_output_write_headers(struct tracecmd_output *handle,
 				  struct tracecmd_event_list *list);
@@ -66,6 +69,22 @@ struct ns_rec_cpu {
 	char *stats;			/* per_cpu/cpuN/stats when recording stopped */
 	void *page;			/* one sub-buffer read */
 	struct kbuffer *kbuf;		/* to count its events */
+	struct ns_rec_mem *mem;		/* live: the pages are held here, not in the file */
+};
+
+/*
+ * live: one CPU's pages held in memory, oldest first, a ring of them; the
+ * reader thread appends, the main thread drops the oldest (--keep) and
+ * copies them out for a snapshot, both under @lock.
+ */
+struct ns_rec_mem {
+	pthread_mutex_t lock;
+	void **pages;
+	unsigned long long *ts;		/* each page's timestamp (its header) */
+	unsigned int *nev;		/* each page's events */
+	size_t head, n, cap;
+	unsigned long long events;	/* held */
+	unsigned long long trimmed;	/* events dropped by --keep */
 };
 
 /* The state of one instance that recording changes, to put back after. */
@@ -91,6 +110,7 @@ struct ns_rec_buffer {
 	char *clock_text;		/* trace_clock while recording */
 	char *clock_name;		/* the clock in its brackets */
 	struct ns_rec_saved saved;
+	char *frozen;			/* the writer's tracing directory (output.c) */
 	int ncpus;
 	struct ns_rec_cpu *cpus;
 };
@@ -104,9 +124,13 @@ int ns_rec_restore_state(struct ns_rec_buffer *buf);
 /* output.c */
 int ns_rec_open_cpus(struct ns_rec_buffer *buf, const char *tmp_prefix, char *err, size_t errlen);
 int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_t errlen);
+int ns_rec_mem_init(struct ns_rec_buffer *buf, char *err, size_t errlen);
+void ns_rec_mem_trim(struct ns_rec_buffer *bufs, int nbufs, unsigned long long keep_events,
+		     unsigned long long keep_ns);
+int ns_rec_mem_dump(struct ns_rec_buffer *buf, char *err, size_t errlen);
 void ns_rec_read_lost(struct ns_rec_buffer *buf, bool start);
 void ns_rec_close_cpus(struct ns_rec_buffer *buf);
 int ns_rec_write_file(struct ns_rec_buffer *bufs, int nbufs, int fd, const char *version,
-		      char *err, size_t errlen);
+		      bool quick, char *err, size_t errlen);
 
 #endif /* NS_RECORD_INT_H */

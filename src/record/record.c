@@ -36,6 +36,12 @@
 
 #define DEFAULT_OUTPUT "trace.dat"
 #define PROGRESS_MS 500
+/*
+ * What live holds by default: ~8 MiB of pages, a frame in well under a
+ * second on a small board (each frame writes and indexes all of it).
+ */
+#define NS_LIVE_KEEP_EVENTS 200000ULL
+#define NS_LIVE_KEEP_TEXT "200000"
 
 /* The signal that asked the recording to stop: a handler can only set a flag. */
 static volatile sig_atomic_t stop_signal;
@@ -45,7 +51,7 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS };
+enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS, OPT_KEEP };
 
 static const struct option record_options[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -58,6 +64,7 @@ static const struct option record_options[] = {
 	{ "export", no_argument, NULL, OPT_EXPORT },
 	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 	{ "keys", required_argument, NULL, OPT_KEYS },
+	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -81,11 +88,20 @@ static const char usage_text[] =
 
 static const char live_usage_text[] =
 	"usage: nurseshark live [-e EVENT]... [-b KB] [-C CLOCK] [-B BUFFER [-e EVENT]...]\n"
-	"         --duration SECONDS (--export | --snapshot COLSxROWS [--keys KEYS])\n"
-	"         [-- COMMAND ARGS...]\n"
-	"Reads the running kernel's events for SECONDS (options as for nurseshark\n"
-	"record), then prints them as --export or --snapshot print a trace; no file\n"
-	"is kept. The live screen itself is not there yet.\n";
+	"         [--keep EVENTS|SECONDSs] [-- COMMAND ARGS...]\n"
+	"       nurseshark live [OPTIONS] --duration SECONDS\n"
+	"         (--export | --snapshot COLSxROWS [--keys KEYS]) [-- COMMAND ARGS...]\n"
+	"Shows the running kernel's events as they arrive (options as for\n"
+	"nurseshark record): the window follows the newest; Space pauses the\n"
+	"screen (not the recording), G or End follows again, :save FILE writes\n"
+	"what is held as a trace.dat, q stops.\n"
+	"  --keep EVENTS          hold the newest EVENTS events (default "
+	NS_LIVE_KEEP_TEXT "),\n"
+	"  --keep SECONDSs        or those of the last SECONDS (10s); the oldest go\n"
+	"With --duration, reads for SECONDS, then prints them as --export or\n"
+	"--snapshot print a trace; no file is kept.\n";
+
+struct reader;
 
 struct record {
 	const char *cmd;	/* "record" or "live", for the messages */
@@ -93,6 +109,12 @@ struct record {
 	bool export;		/* live --export */
 	const char *snapshot;	/* live --snapshot COLSxROWS */
 	const char *keys;	/* live --keys */
+	bool interactive;	/* live on the screen (no --duration) */
+	unsigned long long keep_events, keep_ns;	/* live --keep */
+	const struct ns_record_live_ui *ui;
+	double start;		/* when recording started (now_s()) */
+	struct reader *rds;	/* live: the readers, for their errors */
+	int nrds;
 	char *live_dir;		/* the temp directory of live's file */
 	struct ns_rec_buffer *bufs;
 	int nbufs;
@@ -201,6 +223,22 @@ static int parse_args(struct record *r, int argc, char **argv)
 		case OPT_KEYS:
 			r->keys = optarg;
 			break;
+		case OPT_KEEP: {
+			double v = strtod(optarg, &end);
+
+			if (end == optarg || !(v > 0) || (*end && strcmp(end, "s")) ||
+			    (!*end && (v != (double)(unsigned long long)v || v < 1000)))
+				return usage_error(r, "--keep wants EVENTS (at least 1000) or "
+						   "SECONDSs, not", optarg);
+			if (*end) {
+				r->keep_ns = (unsigned long long)(v * 1e9);
+				r->keep_events = 0;
+			} else {
+				r->keep_events = (unsigned long long)v;
+				r->keep_ns = 0;
+			}
+			break;
+		}
 		case 'h':
 			fputs(r->live ? live_usage_text : usage_text, stdout);
 			exit(0);
@@ -214,12 +252,25 @@ static int parse_args(struct record *r, int argc, char **argv)
 			"nurseshark live (or the viewer on the file)\n");
 		return 2;
 	}
-	if (r->live && (!(r->duration > 0) || r->export == !!r->snapshot ||
-			(r->keys && !r->snapshot) || r->output_set)) {
-		fprintf(stderr, "nurseshark: live: wants --duration SECONDS and --export or "
-			"--snapshot COLSxROWS\n  (no -o; the live screen is not there yet)\n");
+	r->interactive = r->live && !(r->duration > 0) && !r->export && !r->snapshot && !r->keys;
+	if (r->live && !r->interactive && (!(r->duration > 0) || r->export == !!r->snapshot ||
+					   (r->keys && !r->snapshot))) {
+		fprintf(stderr, "nurseshark: live: --duration SECONDS goes with --export or "
+			"--snapshot COLSxROWS, and these with --duration\n");
 		return 2;
 	}
+	if (r->live && r->output_set) {
+		fprintf(stderr, "nurseshark: live: no -o: :save FILE in the live screen writes "
+			"what it holds\n");
+		return 2;
+	}
+	if (r->interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "nurseshark: live: the live screen needs a terminal (else "
+			"--duration SECONDS with --export or --snapshot)\n");
+		return 2;
+	}
+	if (r->interactive && !r->keep_events && !r->keep_ns)
+		r->keep_events = NS_LIVE_KEEP_EVENTS;
 	if (optind < argc)
 		r->command = argv + optind;
 	/* With -B, the top instance is recorded only when options named it. */
@@ -556,6 +607,100 @@ static int record_loop(struct record *r, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * live on the screen: the readers fill memory (ns_rec_mem_*) while the
+ * screen, given by main.c through r->ui, asks for snapshots and figures
+ * through the ns_record_live_*() below, until the user quits.
+ */
+static int live_loop(struct record *r, char *err, size_t errlen)
+{
+	struct reader *rds;
+	int stop = 0, n, ret = 0;
+
+	r->start = now_s();
+	rds = start_readers(r, &stop, &n, err, errlen);
+	if (!rds)
+		return -1;
+	if (err[0])
+		ret = -1;
+	if (!ret && !stop_signal) {
+		r->rds = rds;
+		r->nrds = n;
+		ret = r->ui->run(r->ui->arg, (struct ns_record_live *)r, err, errlen) ? -1 : 0;
+		r->rds = NULL;
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++)
+		if (rds[i].started)
+			pthread_join(rds[i].thread, NULL);
+	free(rds);
+	if (r->child > 0) {
+		kill(r->child, stop_signal ? stop_signal : SIGTERM);
+		while (waitpid(r->child, &r->child_status, 0) < 0 && errno == EINTR)
+			;
+		r->child = 0;
+	}
+	for (int b = 0; b < r->nbufs; b++)
+		tracefs_trace_off(r->bufs[b].inst);
+	r->elapsed = now_s() - r->start;
+	return ret;
+}
+
+void ns_record_live_stats(struct ns_record_live *live, struct ns_record_live_stats *st)
+{
+	struct record *r = (struct record *)live;
+
+	memset(st, 0, sizeof(*st));
+	ns_rec_mem_trim(r->bufs, r->nbufs, r->keep_events, r->keep_ns);
+	st->elapsed = now_s() - r->start;
+	st->keep_events = r->keep_events;
+	st->keep_ns = r->keep_ns;
+	for (int b = 0; b < r->nbufs; b++) {
+		ns_rec_read_lost(&r->bufs[b], false);
+		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++) {
+			struct ns_rec_cpu *c = &r->bufs[b].cpus[cpu];
+
+			st->events += __atomic_load_n(&c->events, __ATOMIC_RELAXED);
+			st->lost += c->lost;
+			pthread_mutex_lock(&c->mem->lock);
+			st->held += c->mem->events;
+			st->trimmed += c->mem->trimmed;
+			st->held_bytes += (unsigned long long)c->mem->n * (unsigned long long)getpagesize();
+			pthread_mutex_unlock(&c->mem->lock);
+		}
+	}
+	for (int i = 0; i < r->nrds; i++) {
+		if (__atomic_load_n(&r->rds[i].ret, __ATOMIC_ACQUIRE)) {
+			snprintf(st->error, sizeof(st->error), "%s", r->rds[i].err);
+			break;
+		}
+	}
+	/* the command ran its course: reap it, the screen goes on */
+	if (r->child > 0 && waitpid(r->child, &r->child_status, WNOHANG) == r->child)
+		r->child = 0;
+}
+
+int ns_record_live_write(struct ns_record_live *live, int fd, bool quick, char *err, size_t errlen)
+{
+	struct record *r = (struct record *)live;
+
+	ns_rec_mem_trim(r->bufs, r->nbufs, r->keep_events, r->keep_ns);
+	for (int b = 0; b < r->nbufs; b++) {
+		ns_rec_read_lost(&r->bufs[b], false);
+		if (ns_rec_mem_dump(&r->bufs[b], err, errlen)) {
+			close(fd);
+			return -1;
+		}
+	}
+	return ns_rec_write_file(r->bufs, r->nbufs, fd, "nurseshark " NURSESHARK_VERSION, quick,
+				 err, errlen);
+}
+
+const char *ns_record_live_dir(const struct ns_record_live *live)
+{
+	return ((const struct record *)live)->live_dir;
+}
+
 static void free_record(struct record *r)
 {
 	for (int b = 0; b < r->nbufs; b++) {
@@ -649,7 +794,7 @@ static int live_output(struct record *r)
 	return 0;
 }
 
-static int record_main(int argc, char **argv, bool live)
+static int record_main(int argc, char **argv, bool live, const struct ns_record_live_ui *ui)
 {
 	struct record r = { .tmp_fd = -1, .live = live, .cmd = live ? "live" : "record" };
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -663,7 +808,12 @@ static int record_main(int argc, char **argv, bool live)
 	}
 	if (r.live && live_output(&r))
 		goto out;
-	r.progress = isatty(STDERR_FILENO);
+	r.progress = isatty(STDERR_FILENO) && !r.interactive;
+	r.ui = ui;
+	if (r.interactive && !ui) {
+		fprintf(stderr, "nurseshark: live: no screen to show it on\n");
+		goto out;
+	}
 	if (check_tracefs(err, sizeof(err)) || open_output(&r, err, sizeof(err)))
 		goto out;
 	for (int b = 0; b < r.nbufs; b++)
@@ -673,6 +823,7 @@ static int record_main(int argc, char **argv, bool live)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);	/* the live screen passes it on to us */
 	signal(SIGPIPE, SIG_IGN);
 	touched = true;
 	if (open_instances(&r, err, sizeof(err)))
@@ -681,7 +832,8 @@ static int record_main(int argc, char **argv, bool live)
 	for (int b = 0; b < r.nbufs; b++) {
 		if (ns_rec_save_state(&r.bufs[b], err, sizeof(err)) ||
 		    ns_rec_setup(&r.bufs[b], err, sizeof(err)) ||
-		    ns_rec_open_cpus(&r.bufs[b], tmp_prefix, err, sizeof(err)))
+		    ns_rec_open_cpus(&r.bufs[b], tmp_prefix, err, sizeof(err)) ||
+		    (r.interactive && ns_rec_mem_init(&r.bufs[b], err, sizeof(err))))
 			goto out;
 		ns_rec_read_lost(&r.bufs[b], true);
 	}
@@ -694,10 +846,14 @@ static int record_main(int argc, char **argv, bool live)
 		}
 	if (r.command && start_command(&r, err, sizeof(err)))
 		goto out;
+	if (r.interactive) {
+		ret = live_loop(&r, err, sizeof(err)) ? 1 : 0;
+		goto out;
+	}
 	if (record_loop(&r, err, sizeof(err)))
 		goto out;
 	ret = ns_rec_write_file(r.bufs, r.nbufs, r.tmp_fd, "nurseshark " NURSESHARK_VERSION,
-				err, sizeof(err));
+				false, err, sizeof(err));
 	r.tmp_fd = -1;	/* closed by the writer */
 	if (ret) {
 		ret = 1;
@@ -736,7 +892,7 @@ out:
 			WEXITSTATUS(r.child_status));
 	free_record(&r);
 	if (r.live_dir) {
-		if (!ret)
+		if (!ret && !r.interactive)
 			ret = live_print(&r);
 		unlink(r.output);
 		rmdir(r.live_dir);
@@ -745,15 +901,20 @@ out:
 	} else if (!ret && r.view) {
 		view(r.output);
 	}
+	if (r.interactive && stop_signal) {
+		/* the state is back: die of the signal, as the shell expects */
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+	}
 	return ret;
 }
 
 int ns_record_main(int argc, char **argv)
 {
-	return record_main(argc, argv, false);
+	return record_main(argc, argv, false, NULL);
 }
 
-int ns_record_live_main(int argc, char **argv)
+int ns_record_live_main(int argc, char **argv, const struct ns_record_live_ui *ui)
 {
-	return record_main(argc, argv, true);
+	return record_main(argc, argv, true, ui);
 }

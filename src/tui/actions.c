@@ -86,6 +86,7 @@ void ns_tui_act_last(struct ns_tui *t, int unused)
 	uint64_t n = ns_trace_nr_events(t->trace);
 
 	ns_view_select(&t->view, n ? n - 1 : 0);
+	ns_tui_live_follow(t);
 }
 
 /* scroll-left, scroll-right: the Info column */

@@ -51,7 +51,7 @@
 	       "Select the first event",						\
 	       ns_tui_act_first, 0)							\
 	ACTION(MOVE_LAST, "last-event", "<End> G", "", "", "",				\
-	       "Select the last event",							\
+	       "Select the last event; in nurseshark live, follow the newest again",	\
 	       ns_tui_act_last, 0)							\
 	ACTION(SCROLL_LEFT, "scroll-left", "", "<Left>", "", "",			\
 	       "Scroll the Info column to the left",					\
@@ -123,6 +123,10 @@
 	ACTION(TOGGLE_FOLLOW, "toggle-follow", "f", "", "", "follow",			\
 	       "Toggle \"graph follows\": selecting an event brings it into the graph",	\
 	       ns_tui_act_toggle_follow, 0)						\
+	ACTION(LIVE_PAUSE, "live-pause", "<Space>", "", "", "",			\
+	       "nurseshark live: pause or resume the screen (the recording goes on); "	\
+	       "before the pane's own keys there",					\
+	       ns_tui_act_live_pause, 0)						\
 	ACTION(REDRAW, "redraw", "<C-l>", "", "", "",					\
 	       "Redraw the whole screen",						\
 	       ns_tui_act_redraw, 0)							\

@@ -311,6 +311,12 @@ static void cmd_help(struct ns_tui *t, char *rest, int unused)
 	ns_tui_help_open(t, 0);
 }
 
+/* save FILE: nurseshark live's recording */
+static void cmd_save(struct ns_tui *t, char *rest, int unused)
+{
+	ns_tui_live_save(t, word(&rest));
+}
+
 static void cmd_quit(struct ns_tui *t, char *rest, int unused)
 {
 	t->quit = 1;
@@ -357,6 +363,8 @@ const struct ns_tui_command ns_tui_commands[] = {
 	  "to FILE; without FILE, to the trace's own session file", ns_tui_cmd_save_session, 0 },
 	{ "load-session", NULL, "[FILE]", "Load a session from FILE; without FILE, the "
 	  "trace's own", ns_tui_cmd_load_session, 0 },
+	{ "save", NULL, "FILE", "nurseshark live: write the events held so far as a trace.dat "
+	  "(a new file: never over one that is there)", cmd_save, 0 },
 	{ "save-filters", NULL, "FILE", "Save the filters to FILE", ns_tui_cmd_save_filters, 0 },
 	{ "load-filters", NULL, "FILE", "Replace the filters with those of FILE",
 	  ns_tui_cmd_load_filters, 0 },

@@ -57,6 +57,9 @@ static void key(struct ns_tui *t, int key)
 	/* the overlays take the key first (layers.c), top first */
 	if (ns_tui_layers_key(t, key))
 		return;
+	/* live: Space pauses whichever pane has the focus */
+	if (ns_tui_live_key(t, key))
+		return;
 	act = ns_tui_keymap_feed(&t->keymap,
 				 t->focus == NS_FOCUS_GRAPH ? NS_SCOPE_GRAPH : NS_SCOPE_LIST, key);
 	if (act != NS_ACT_NONE)
@@ -178,7 +181,8 @@ static void mouse(struct ns_tui *t, const struct ns_tui_input *in)
  */
 void ns_tui_input(struct ns_tui *t, const struct ns_tui_input *in)
 {
-	uint64_t selected = t->view.selected;
+	uint64_t selected = t->view.selected, start_ns = t->view.start_ns;
+	int following = t->live_follow;
 
 	/* a message lasts until the next key or click; a resize keeps it */
 	if (in->kind != NS_IN_RESIZE)
@@ -203,4 +207,7 @@ void ns_tui_input(struct ns_tui *t, const struct ns_tui_input *in)
 		t->cursor_cpu = ns_tui_row_of_cpu(t, t->view.selected_cpu);
 		ns_tui_show_cursor_cpu(t);
 	}
+	/* live: the user took the window or the selection elsewhere: it stays there */
+	if (following && in->kind != NS_IN_RESIZE)
+		ns_tui_live_moved(t, start_ns, selected);
 }

@@ -147,7 +147,7 @@ void ns_tui_draw_status(struct ns_tui *t)
 {
 	const struct ns_view *v = &t->view;
 	attr_t attr = t->theme.attr[NS_ROLE_STATUS];
-	char left[256], right[64], ts[32];
+	char left[256], right[128], ts[32];
 	int act, n, rw, cols = t->lay.cols;
 
 	werase(t->status);
@@ -162,6 +162,9 @@ void ns_tui_draw_status(struct ns_tui *t)
 	else
 		snprintf(right, sizeof(right), " #%llu of %llu ", (unsigned long long)v->selected,
 			 (unsigned long long)ns_trace_nr_events(t->trace));
+	/* live: what the recording does says more than where the selection is */
+	if (t->live)
+		snprintf(right, sizeof(right), " %s ", t->live_status);
 	rw = (int)strlen(right);
 	if (rw > cols / 2)
 		rw = 0;

@@ -181,6 +181,8 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 	memset(t, 0, sizeof(*t));
 	t->trace = trace;
 	t->setup = setup;
+	t->live = setup ? setup->live : NULL;
+	t->live_follow = t->live != NULL;
 	curses_modes();
 	ns_tui_glyphs_init(&t->glyphs);
 	ns_tui_theme_init(&t->theme, use_colour());
@@ -394,8 +396,17 @@ static void term_end(void)
 	restore_signals(&term_saved);
 	sig = quit_signal;
 	if (sig) {
-		/* die of the signal, as the shell expects, now that the terminal is back */
-		signal(sig, SIG_DFL);
+		struct sigaction was;
+
+		/*
+		 * Die of the signal, as the shell expects, now that the terminal
+		 * is back; unless a handler of the caller's was there before
+		 * ours (nurseshark live, which puts the tracing state back
+		 * first): then it is the one to hear of it.
+		 */
+		sigaction(sig, NULL, &was);
+		if (was.sa_handler == SIG_DFL || was.sa_handler == SIG_IGN)
+			signal(sig, SIG_DFL);
 		raise(sig);
 	}
 }
@@ -471,11 +482,15 @@ int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, c
 	mouseinterval(0);	/* press and release apart: a drag is two events */
 
 	while (!t.quit && !quit_signal) {
+		int wait;
+
 		job_control(in_win);
+		/* live: a newer trace when one is due; wait for a key until the next */
+		wait = ns_tui_live_tick(&t);
 		ns_tui_draw(&t);
 		errno = 0;
 		/* a filter pass or a search under way: read keys without waiting */
-		ch = ns_tui_read_key(in_win, ns_tui_busy(&t) ? 0 : -1);
+		ch = ns_tui_read_key(in_win, ns_tui_busy(&t) ? 0 : wait);
 		if (quit_signal)
 			break;
 		if (ch == NS_KEY_NONE)
@@ -483,6 +498,8 @@ int ns_tui_run_setup(struct ns_trace *trace, const struct ns_tui_setup *setup, c
 		if (ch == ERR) {
 			if (errno == EINTR)
 				continue;
+			if (wait >= 0 && !ns_tui_busy(&t) && isatty(STDIN_FILENO))
+				continue;	/* live: the time to look again */
 			if (ns_tui_busy(&t)) {
 				ns_tui_work(&t);
 				continue;

@@ -321,6 +321,15 @@ struct ns_tui {
 	struct ns_sched *sched;	/* the task timelines, built on first use (sched_ctx.c) */
 	int sched_failed;	/* they could not be built */
 
+	/* nurseshark live (live.c): NULL for a file */
+	const struct ns_tui_live *live;
+	int live_paused;	/* Space: the screen stays, the recording goes on */
+	int live_follow;	/* the window shows the newest events */
+	double live_next_ms;	/* when to ask for a newer trace */
+	double live_status_ms;	/* when to read the recording's figures again */
+	double live_cost_ms;	/* what the last refresh took */
+	char live_status[96];	/* the recording's figures, for the status line */
+
 	struct ns_bin *bins;	/* view.cols bins, one CPU at a time */
 	struct ns_pos *rows;	/* positions of the list's rows */
 	size_t nr_rows_alloc;
@@ -337,6 +346,19 @@ enum ns_tui_sched_jump {
 struct ns_sched;
 void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len);
 void ns_tui_sched_free(struct ns_tui *t);
+
+/* live.c: nurseshark live */
+#define NS_TUI_LIVE_MS		100	/* the newest events show within this */
+/* Refresh the trace when due; returns the ms until the next is due (-1: not live). */
+int ns_tui_live_tick(struct ns_tui *t);
+/* The key goes to a live action first (Space pauses, whatever the pane): 1 if it did. */
+int ns_tui_live_key(struct ns_tui *t, int key);
+/* After a key: the user moved the window or the selection, so stop following. */
+void ns_tui_live_moved(struct ns_tui *t, uint64_t start_ns, uint64_t selected);
+/* End (last-event) in live: follow the newest again. */
+void ns_tui_live_follow(struct ns_tui *t);
+/* :save FILE in live. */
+void ns_tui_live_save(struct ns_tui *t, const char *path);
 
 /* setup.c: the parts beyond the panes (filtering, graph rows, prompt, picker) */
 int ns_tui_parts_open(struct ns_tui *t, const struct ns_tui_setup *setup);

@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The live screen (`nurseshark live` in a terminal) in tmux, against the
+# running kernel while ../shared/tools/workload makes load (or, without it,
+# a loop of our own): events appear and the count on the status line grows;
+# following, the window moves to the newest; Space pauses the screen (the
+# panes stop changing while the count of events read still grows) and
+# resumes it; a key that moves the selection stops following and End
+# follows again; `:save FILE` writes a trace.dat that `trace-cmd report`
+# reads, with the marker lines written during the recording, whose report
+# equals our --export of it, and a second :save does not replace it; --keep
+# holds no more than it says. After q, and after SIGTERM, the tracing state
+# is as it was and live's temp directory is gone.
+# Needs root and tracefs; SKIPs with the reason without them.
+set -u
+. "$(dirname "$0")/lib/common.sh"
+ns_test_begin live tmux
+
+T=/sys/kernel/tracing
+shared=${NS_SHARED:-$top/../shared}
+SCREEN_TIMEOUT=30	# bounds each wait on a busy 2-CPU machine; none is a sleep
+if [ "$(id -u)" != 0 ]; then
+	skip "recording needs root"
+	exit 0
+fi
+if [ ! -w $T/tracing_on ]; then
+	skip "no tracefs at $T"
+	exit 0
+fi
+if ! command -v trace-cmd >/dev/null; then
+	skip "trace-cmd (the oracle) is not installed"
+	exit 0
+fi
+
+state() {
+	local f
+	for f in tracing_on buffer_size_kb trace_clock current_tracer set_event \
+		per_cpu/cpu*/buffer_size_kb; do
+		echo "$f: $(cat "$T/$f" 2>&1)"
+	done
+	echo "instances: $(ls "$T/instances")"
+}
+before=$(state)
+same_state() {
+	local now
+	now=$(state)
+	if [ "$now" = "$before" ]; then
+		pass "$1: the tracing state is as it was"
+	else
+		fail "$1: the tracing state changed: $(diff <(echo "$before") <(echo "$now") | tr '\n' ' ')"
+	fi
+}
+
+# Load for the whole test: the shared workload, else a loop of forks.
+load_pid=
+start_load() {
+	if [ -x "$shared/tools/workload" ]; then
+		"$shared/tools/workload" 600 >/dev/null 2>&1 &
+	else
+		(while :; do ls -R /usr/share >/dev/null 2>&1; done) &
+	fi
+	load_pid=$!
+}
+stop_load() {
+	[ -n "$load_pid" ] || return 0
+	pkill -P "$load_pid" 2>/dev/null
+	kill "$load_pid" 2>/dev/null
+	wait "$load_pid" 2>/dev/null
+	load_pid=
+}
+trap 'stop_load; ns_test_end' EXIT
+start_load
+
+# The figures of the status line: "FOLLOW 12345 ev 0 lost".
+events_now() {
+	screen_capture | tail -n 1 | grep -Eo '[0-9]+ ev' | grep -Eo '[0-9]+'
+}
+# For screen_wait_for: the status line counts more than $want_more events read.
+more_events_than() {
+	local n
+	n=$(tail -n 1 <<<"$SCREEN_LAST" | grep -Eo '(FOLLOW|LIVE|PAUSED|HELD) [0-9]+ ev' |
+		grep -Eo '[0-9]+')
+	[ -n "$n" ] && [ "$n" -gt "$want_more" ]
+}
+
+mark=live-ns-$$
+mkdir "$tmp/w" "$tmp/lt"
+screen_start 80 24 "cd $tmp/w && TMPDIR=$tmp/lt exec $bin live -e sched -e irq"
+if screen_wait 'FOLLOW [1-9][0-9]* ev [0-9]+ lost' && screen_wait '^CPU0 ' &&
+	screen_wait '^ +[0-9]+ +[0-9] [0-9]+\.[0-9]{6} '; then
+	pass "events appear: CPU rows, list rows, FOLLOW and a count on the status line"
+else
+	fail "no live events on the screen"
+fi
+echo "$mark-1" >$T/trace_marker
+
+# Following: the window moves on to the newest events.
+win=$(screen_capture | grep '^Window: ')
+window_moved() {
+	local now
+	now=$(grep '^Window: ' <<<"$SCREEN_LAST")
+	[ -n "$now" ] && [ "$now" != "$win" ]
+}
+if [ -n "$win" ] && screen_wait_for window_moved; then
+	pass "following, the window moves on ($win, then $(grep '^Window: ' <<<"$SCREEN_LAST"))"
+else
+	fail "the window does not move: $win"
+fi
+
+# Space pauses the screen: the panes stay while the count still grows.
+echo "$mark-2" >$T/trace_marker
+screen_keys Space
+if screen_wait 'PAUSED [0-9]+ ev'; then
+	pass "Space pauses: PAUSED on the status line"
+else
+	fail "Space does not pause"
+fi
+panes=$(screen_capture | head -n 23)
+want_more=$(($(events_now) + 2000))
+if screen_wait_for more_events_than; then
+	if [ "$(head -n 23 <<<"$SCREEN_LAST")" = "$panes" ]; then
+		pass "paused, the panes stay the same while the count grows past $want_more"
+	else
+		fail "paused, the panes changed: $(diff <(echo "$panes") <(head -n 23 <<<"$SCREEN_LAST") | head -5 | tr '\n' ' ')"
+	fi
+else
+	fail "paused, the count of events read does not grow past $want_more"
+fi
+
+# :save writes what was recorded so far (the markers were written well
+# before: the readers take a partial page within 100 ms); report reads it,
+# as --export does.
+screen_type ":save saved.dat"
+screen_keys Enter
+if screen_wait "Saved what is held to saved.dat"; then
+	pass ":save says it saved the file"
+else
+	fail ":save: no word of the file"
+fi
+if trace-cmd report "$tmp/w/saved.dat" >"$tmp/report" 2>"$tmp/rerr"; then
+	pass "trace-cmd report reads the file :save wrote"
+else
+	fail "trace-cmd report fails on it: $(head -c 300 "$tmp/rerr")"
+fi
+if grep -q "print: .*tracing_mark_write: $mark-1\$" "$tmp/report" &&
+	grep -q "print: .*tracing_mark_write: $mark-2\$" "$tmp/report" &&
+	grep -q ' sched_switch: ' "$tmp/report"; then
+	pass "the saved file has both marker lines and sched_switch events"
+else
+	fail "the saved file lacks the markers or sched_switch: $(grep -c "$mark" "$tmp/report") markers, $(grep -c ' sched_switch: ' "$tmp/report") switches"
+fi
+if "$bin" --export "$tmp/w/saved.dat" >"$tmp/export" 2>"$tmp/eerr" &&
+	cmp -s "$tmp/export" "$tmp/report"; then
+	pass "--export of the saved file equals trace-cmd report ($(wc -l <"$tmp/report") lines)"
+else
+	fail "--export differs from report: $(diff "$tmp/report" "$tmp/export" | head -5 | tr '\n' ' ')"
+fi
+cp "$tmp/w/saved.dat" "$tmp/saved.copy"
+screen_type ":save saved.dat"
+screen_keys Enter
+if screen_wait "Not saved: " && cmp -s "$tmp/w/saved.dat" "$tmp/saved.copy"; then
+	pass ":save over a file that is there refuses and leaves it: $(grep -o 'Not saved: .*' <<<"$SCREEN_LAST" | head -c 60)"
+else
+	fail ":save over the file: not refused, or the file changed"
+fi
+
+# Space again resumes; a key that moves the selection stops following; End follows.
+screen_keys Space
+if screen_wait 'FOLLOW [0-9]+ ev'; then
+	pass "Space again resumes following"
+else
+	fail "Space does not resume"
+fi
+screen_type k
+if screen_wait 'LIVE [0-9]+ ev' && screen_wait 'Live: not following; End follows again'; then
+	pass "k moves the selection: no longer following (LIVE), and the screen says End follows"
+else
+	fail "k does not stop following"
+fi
+win=$(grep '^Window: ' <<<"$SCREEN_LAST")
+want_more=$(($(events_now) + 2000))
+if screen_wait_for more_events_than && [ "$(grep '^Window: ' <<<"$SCREEN_LAST")" = "$win" ]; then
+	pass "not following, the window stays while events come in"
+else
+	fail "not following, the window moved: $win"
+fi
+screen_keys End
+if screen_wait 'FOLLOW [0-9]+ ev'; then
+	pass "End follows the newest again"
+else
+	fail "End does not follow"
+fi
+screen_type q
+# pane_exited: the pane's command is over; its status in $pane.
+pane_exited() {
+	pane=$(screen_pane_state)
+	[ "${pane%% *}" = dead ]
+}
+# tmux may say "dead" a moment before it knows the status
+exited_0() {
+	pane=$(screen_pane_state)
+	[ "$pane" = "dead 0" ]
+}
+if screen_wait_for exited_0; then
+	pass "q quits with status 0"
+else
+	fail "q: $pane"
+fi
+same_state "after q"
+if [ -z "$(ls -A "$tmp/lt")" ]; then
+	pass "live's temp directory is gone"
+else
+	fail "left in TMPDIR: $(ls -A "$tmp/lt"/* | tr '\n' ' ')"
+fi
+
+# --keep EVENTS: no more held than that, the oldest let go, and the screen says so.
+screen_start 80 24 "cd $tmp/w && TMPDIR=$tmp/lt exec $bin live -e sched -e irq --keep 2000"
+held_ok() {
+	local ev held
+	ev=$(tail -n 1 <<<"$SCREEN_LAST" | grep -Eo '[0-9]+ ev ' | grep -Eo '[0-9]+')
+	held=$(tail -n 1 <<<"$SCREEN_LAST" | grep -Eo '[0-9]+ held' | grep -Eo '[0-9]+')
+	[ -n "$held" ] && [ -n "$ev" ] && [ "$held" -le 2000 ] && [ "$ev" -gt "$held" ]
+}
+if screen_wait_for held_ok; then
+	pass "--keep 2000: at most 2000 held of more read ($(tail -n 1 <<<"$SCREEN_LAST" | grep -Eo '[0-9]+ ev.*lost'))"
+else
+	fail "--keep 2000: not bounded, or not said"
+fi
+screen_type q
+screen_wait_for pane_exited
+same_state "after --keep"
+
+# SIGTERM: the state is put back, the directory removed, and it dies of the signal.
+screen_start 80 24 "echo \$\$ >$tmp/pid; cd $tmp/w; TMPDIR=$tmp/lt exec $bin live -e sched"
+if screen_wait 'FOLLOW [1-9][0-9]* ev'; then
+	kill -TERM "$(cat "$tmp/pid")"
+	if screen_wait_for pane_exited; then
+		pass "SIGTERM ends live ($pane)"
+	else
+		fail "SIGTERM: still running"
+	fi
+else
+	fail "the SIGTERM run shows no events"
+fi
+same_state "after SIGTERM"
+if [ -z "$(ls -A "$tmp/lt")" ]; then
+	pass "after SIGTERM, live's temp directory is gone"
+else
+	fail "after SIGTERM, left in TMPDIR: $(ls -A "$tmp/lt" | tr '\n' ' ')"
+fi
+stop_load
