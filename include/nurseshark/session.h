@@ -191,6 +191,7 @@ enum ns_session_part {
 	NS_SESS_TASK_ROWS	= 1 << 13,
 	NS_SESS_HIDDEN_CPUS	= 1 << 14,
 	NS_SESS_SEARCH		= 1 << 15,
+	NS_SESS_PLOT_ROWS	= 1 << 16,	/* latency and field plots */
 };
 
 #define NS_SESSION_GRAPH_ROWS_MAX	4096
@@ -234,10 +235,10 @@ void ns_session_free(struct ns_session *s);
 int ns_session_capture(struct ns_session *s, const struct ns_session_trace_id *id,
 		       const struct ns_view *view, const struct ns_filter_set *filters);
 
-/* Add the @parts (NS_SESS_FILTERS, _TASK_ROWS, _HIDDEN_CPUS, _SEARCH) of @from to @to. */
+/* Add the @parts (NS_SESS_FILTERS, _TASK_ROWS, _PLOT_ROWS, _HIDDEN_CPUS, _SEARCH) of @from to @to. */
 int ns_session_copy_filters(struct ns_filter_set *to, const struct ns_filter_set *from,
 			    unsigned parts);
-/* Empty the @parts of @fs: no entries, task rows, hidden CPUs or search. */
+/* Empty the @parts of @fs: no entries, task or plot rows, hidden CPUs or search. */
 void ns_session_reset_filters(struct ns_filter_set *fs, unsigned parts);
 
 /**
