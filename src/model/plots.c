@@ -549,15 +549,16 @@ int ns_plot_nearest(const struct ns_plot *p, uint64_t ts_ns, int *cpu, uint64_t 
 
 char *ns_plot_fmt_ns(char *buf, size_t len, int64_t ns)
 {
-	long double v = (long double)ns;
+	/* doubles, so that a script's printf (awk's) rounds as the label does */
+	double v = (double)ns;
 
 	if (ns < 1000 && ns > -1000)
 		snprintf(buf, len, "%lldns", (long long)ns);
 	else if (ns < 1000000 && ns > -1000000)
-		snprintf(buf, len, "%.1Lfus", v / 1e3L);
+		snprintf(buf, len, "%.1fus", v / 1e3);
 	else if (ns < 1000000000 && ns > -1000000000)
-		snprintf(buf, len, "%.2Lfms", v / 1e6L);
+		snprintf(buf, len, "%.2fms", v / 1e6);
 	else
-		snprintf(buf, len, "%.2Lfs", v / 1e9L);
+		snprintf(buf, len, "%.2fs", v / 1e9);
 	return buf;
 }

@@ -150,19 +150,23 @@ void ns_tui_plot_row_label(const struct ns_tui *t, int id, char *buf, size_t len
 int ns_tui_plot_row_label_w(const struct ns_tui *t, int id)
 {
 	const struct ns_tui_graph_rows *rs = &t->rowset;
+	const struct ns_plot_spec *s;
 	struct ns_plot_range r;
-	char buf[64];
+	char a[32], b[32];
 	int w;
 
 	if (id < 0 || id >= rs->nr_plot)
 		return 0;
-	/* the whole trace's; a window's numbers are seldom wider ("lat 999.9us") */
+	s = ns_plot_get_spec(rs->plot[id]);
+	/* "lat 999.99ms": a latency takes at most 8 characters */
+	if (s->kind == NS_PLOT_LATENCY)
+		return 4 + 8;
+	/* a window's least and greatest are between the trace's: no longer than those */
 	ns_plot_range(rs->plot[id], 0, UINT64_MAX, &r);
-	label_of(rs->plot[id], &r, buf, sizeof(buf));
-	w = (int)strlen(buf);
-	if (ns_plot_get_spec(rs->plot[id])->kind == NS_PLOT_LATENCY && w < 11)
-		w = 11;
-	return w;
+	fmt_short(a, sizeof(a), r.min);
+	fmt_short(b, sizeof(b), r.max);
+	w = (int)(strlen(a) > strlen(b) ? strlen(a) : strlen(b));
+	return (int)(strlen(s->field[0]) < 5 ? strlen(s->field[0]) : 5) + 1 + 2 * w + 2;
 }
 
 void ns_tui_draw_plot_row(struct ns_tui *t, int y, int id)
