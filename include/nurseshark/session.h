@@ -216,7 +216,7 @@ struct ns_session {
 	int info_scroll;		/* columns of Info scrolled off */
 	int cursor_cpu, cursor_col;
 
-	/* filters, task rows, hidden CPUs, the last search; owned, never NULL */
+	/* filters, task and plot rows, hidden CPUs, the last search; owned, never NULL */
 	struct ns_filter_set *filters;
 };
 
@@ -246,8 +246,9 @@ void ns_session_reset_filters(struct ns_filter_set *fs, unsigned parts);
  * @live: each part the session holds replaces that part of @live
  *
  * What the trace cannot use (ns_filters_keep_applicable(), task rows of
- * tasks it does not have, hidden CPUs it does not have) is left out with a
- * message in @diag naming @what. Returns the parts restored.
+ * tasks it does not have, plot rows of events or fields it does not have,
+ * hidden CPUs it does not have) is left out with a message in @diag naming
+ * @what. Returns the parts restored.
  */
 unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter_set *live,
 				    struct ns_trace *trace, const char *what,

@@ -17,6 +17,7 @@
 
 #include "nurseshark/model.h"
 #include "nurseshark/model_plots.h"
+#include "nurseshark/session.h"
 #include "nurseshark/util.h"
 #include "traces.h"
 
@@ -455,6 +456,78 @@ static void check_levels(void)
 	      "latencies on labels: 870ns 12.3us 7.02ms 2.50s");
 }
 
+static char *session_text(const struct ns_session *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ns_session_write(s, f);
+	fclose(f);
+	return buf;
+}
+
+/* [graph]'s latency and plot lines: read, written in one form, restored onto a trace. */
+static void check_session(const char *path)
+{
+	static const char text[] = "[graph]\n"
+		"latency = sched_waking  sched_switch pid,next_pid\n"
+		"plot = sched_switch prev_prio\n"
+		"latency = sched_waking\n"
+		"plot = nosuch x\n"
+		"latency = sched_switch sched_switch next_pid,next_pid\n";
+	static const char *const want[] = {
+		"latency sched_waking sched_switch pid,next_pid",
+		"plot sched_switch prev_prio",
+		"plot nosuch x",
+		"latency sched_switch sched_switch next_pid",
+	};
+	struct ns_session s, s2;
+	struct ns_filter_set *live = ns_filter_set_alloc();
+	struct ns_trace *t;
+	struct ns_diag d;
+	char err[256], *w1 = NULL, *w2 = NULL;
+	int i, ok;
+
+	ns_diag_init(&d);
+	ns_session_init(&s);
+	ns_session_init(&s2);
+	ns_session_parse(&s, "plots.ini", text, strlen(text), &d);
+	ok = ns_filter_set_nr_plot_rows(s.filters) == (int)NS_ARRAY_SIZE(want);
+	for (i = 0; ok && i < (int)NS_ARRAY_SIZE(want); i++)
+		ok = !strcmp(ns_filter_set_plot_row(s.filters, i), want[i]);
+	CHECK(ok && d.nr == 1 && strstr(d.msg[0], "plots.ini:4: latency: Usage: latency "),
+	      "session: [graph]'s latency and plot lines read in order, one form each; a bad "
+	      "one is said at its line (%s)", d.nr ? d.msg[0] : "no message");
+	w1 = session_text(&s);
+	ns_session_parse(&s2, "again.ini", w1, strlen(w1), &d);
+	w2 = session_text(&s2);
+	CHECK(w1 && w2 && !strcmp(w1, w2) &&
+	      strstr(w1, "\nlatency = sched_switch sched_switch next_pid\n") &&
+	      strstr(w1, "\nplot = sched_switch prev_prio\n"),
+	      "session: written as 'latency = A B F', read and written again byte for byte");
+	t = ns_trace_open(path, err, sizeof(err));
+	ns_diag_free(&d);
+	ns_diag_init(&d);
+	if (t && live) {
+		ns_session_restore_filters(&s, live, t, "plots.ini", &d);
+		CHECK(ns_filter_set_nr_plot_rows(live) == 3 &&
+		      !ns_filter_set_has_plot_row(live, "plot nosuch x") && d.nr == 1 &&
+		      strstr(d.msg[0], "the row 'plot nosuch x' is left out: no event nosuch"),
+		      "session: restored onto %s, a row of an event it lacks is left out and said "
+		      "(%s)", base_name(path), d.nr ? d.msg[0] : "no message");
+	} else {
+		FAIL("open %s: %s", path, err);
+	}
+	ns_trace_close(t);
+	ns_filter_set_free(live);
+	free(w1);
+	free(w2);
+	ns_session_free(&s);
+	ns_session_free(&s2);
+	ns_diag_free(&d);
+}
+
 int main(void)
 {
 	struct trace_list l;
@@ -462,6 +535,11 @@ int main(void)
 
 	check_args();
 	check_levels();
+	trace_list_load(&l, 0);
+	if (l.n)
+		check_session(l.path[0]);
+	for (i = 0; i < l.n; i++)
+		free(l.path[i]);
 	if (system("trace-cmd --help >/dev/null 2>&1") == -1 ||
 	    system("command -v trace-cmd >/dev/null 2>&1")) {
 		SKIP("plots against report: trace-cmd is not installed");
