@@ -422,7 +422,8 @@ struct ns_plot *ns_plot_open(struct ns_trace *trace, const struct ns_plot_spec *
 			 "the events do not read back from the file");
 		goto out;
 	}
-	qsort(c.ev, c.nr, sizeof(*c.ev), cmp_ev);
+	if (c.nr)
+		qsort(c.ev, c.nr, sizeof(*c.ev), cmp_ev);
 	nr = c.nr;
 	if (s->kind == NS_PLOT_LATENCY && pair(&c, &nr)) {
 		snprintf(err, err_len, "out of memory");
