@@ -113,10 +113,10 @@ int ns_filter_set_add(struct ns_filter_set *fs, const struct ns_filter_entry *e)
 /* Remove entry @i. Returns 0, or -ERANGE. */
 int ns_filter_set_remove(struct ns_filter_set *fs, int i);
 
-/* Remove every filter entry; task rows, CPU rows and the search stay. */
+/* Remove every filter entry; task and plot rows, CPU rows and the search stay. */
 void ns_filter_set_clear_entries(struct ns_filter_set *fs);
 
-/* Make @dst a copy of @src: entries, task rows, CPU rows, search. 0 or -ENOMEM. */
+/* Make @dst a copy of @src: entries, task and plot rows, CPU rows, search. 0 or -ENOMEM. */
 int ns_filter_set_copy(struct ns_filter_set *dst, const struct ns_filter_set *src);
 /* Do the two sets hold the same entries, in the same order? */
 int ns_filter_set_same_entries(const struct ns_filter_set *a, const struct ns_filter_set *b);
@@ -132,6 +132,22 @@ int ns_filter_set_has_task_row(const struct ns_filter_set *fs, int pid);
 int ns_filter_set_add_task_row(struct ns_filter_set *fs, int pid);
 /* Remove @pid's row. 0, or -ENOENT. */
 int ns_filter_set_remove_task_row(struct ns_filter_set *fs, int pid);
+
+/*
+ * ---- plot rows: latency and field plots (model_plots.h), below the task
+ * rows in the order they were added, each kept as its command line
+ * ("latency sched_waking sched_switch pid", ns_plot_spec_line()) ----------
+ */
+
+int ns_filter_set_nr_plot_rows(const struct ns_filter_set *fs);
+/* The line of plot row @i, or NULL when out of range. */
+const char *ns_filter_set_plot_row(const struct ns_filter_set *fs, int i);
+/* Returns 1 when a plot row has the line @line, else 0. */
+int ns_filter_set_has_plot_row(const struct ns_filter_set *fs, const char *line);
+/* Add a row at the end (no-op if there is one). 0, -EINVAL or -ENOMEM. */
+int ns_filter_set_add_plot_row(struct ns_filter_set *fs, const char *line);
+/* Remove the row of @line. 0, or -ENOENT. */
+int ns_filter_set_remove_plot_row(struct ns_filter_set *fs, const char *line);
 
 /* ---- CPU rows: which CPUs the graph leaves out -------------------------- */
 

@@ -191,6 +191,7 @@ enum ns_session_part {
 	NS_SESS_TASK_ROWS	= 1 << 13,
 	NS_SESS_HIDDEN_CPUS	= 1 << 14,
 	NS_SESS_SEARCH		= 1 << 15,
+	NS_SESS_PLOT_ROWS	= 1 << 16,	/* latency and field plots */
 };
 
 #define NS_SESSION_GRAPH_ROWS_MAX	4096
@@ -215,7 +216,7 @@ struct ns_session {
 	int info_scroll;		/* columns of Info scrolled off */
 	int cursor_cpu, cursor_col;
 
-	/* filters, task rows, hidden CPUs, the last search; owned, never NULL */
+	/* filters, task and plot rows, hidden CPUs, the last search; owned, never NULL */
 	struct ns_filter_set *filters;
 };
 
@@ -234,10 +235,10 @@ void ns_session_free(struct ns_session *s);
 int ns_session_capture(struct ns_session *s, const struct ns_session_trace_id *id,
 		       const struct ns_view *view, const struct ns_filter_set *filters);
 
-/* Add the @parts (NS_SESS_FILTERS, _TASK_ROWS, _HIDDEN_CPUS, _SEARCH) of @from to @to. */
+/* Add the @parts (NS_SESS_FILTERS, _TASK_ROWS, _PLOT_ROWS, _HIDDEN_CPUS, _SEARCH) of @from to @to. */
 int ns_session_copy_filters(struct ns_filter_set *to, const struct ns_filter_set *from,
 			    unsigned parts);
-/* Empty the @parts of @fs: no entries, task rows, hidden CPUs or search. */
+/* Empty the @parts of @fs: no entries, task or plot rows, hidden CPUs or search. */
 void ns_session_reset_filters(struct ns_filter_set *fs, unsigned parts);
 
 /**
@@ -245,8 +246,9 @@ void ns_session_reset_filters(struct ns_filter_set *fs, unsigned parts);
  * @live: each part the session holds replaces that part of @live
  *
  * What the trace cannot use (ns_filters_keep_applicable(), task rows of
- * tasks it does not have, hidden CPUs it does not have) is left out with a
- * message in @diag naming @what. Returns the parts restored.
+ * tasks it does not have, plot rows of events or fields it does not have,
+ * hidden CPUs it does not have) is left out with a message in @diag naming
+ * @what. Returns the parts restored.
  */
 unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter_set *live,
 				    struct ns_trace *trace, const char *what,

@@ -2,7 +2,8 @@
 /*
  * The filter set as plain data (see include/nurseshark/filter.h, the
  * contract with sessions): a small array of entries, the task rows in the
- * order they were added, a bit array of hidden CPU rows and the last search.
+ * order they were added, the plot rows' lines, a bit array of hidden CPU rows
+ * and the last search.
  * Sets hold tens of entries, so every lookup is a linear scan; what makes
  * filtering fast on millions of events is the visibility pass (visible.c),
  * which compiles a set once per change.
@@ -27,6 +28,9 @@ struct ns_filter_set {
 	int *task_rows;
 	int nr_task_rows;
 	size_t cap_task_rows;
+	char **plot_rows;
+	int nr_plot_rows;
+	size_t cap_plot_rows;
 	uint8_t *hidden_cpus;	/* one byte per CPU: simple, and CPUs are few */
 	int nr_hidden_alloc;
 	struct ns_search_spec search;
@@ -44,6 +48,9 @@ void ns_filter_set_free(struct ns_filter_set *fs)
 	ns_filter_set_clear_entries(fs);
 	free(fs->entries);
 	free(fs->task_rows);
+	while (fs->nr_plot_rows)
+		free(fs->plot_rows[--fs->nr_plot_rows]);
+	free(fs->plot_rows);
 	free(fs->hidden_cpus);
 	free(fs);
 }
@@ -168,6 +175,8 @@ int ns_filter_set_copy(struct ns_filter_set *dst, const struct ns_filter_set *sr
 		return 0;
 	ns_filter_set_clear_entries(dst);
 	dst->nr_task_rows = 0;
+	while (dst->nr_plot_rows)
+		free(dst->plot_rows[--dst->nr_plot_rows]);
 	for (i = 0; i < dst->nr_hidden_alloc; i++)
 		dst->hidden_cpus[i] = 0;
 	for (i = 0; i < src->nr_entries; i++) {
@@ -179,6 +188,11 @@ int ns_filter_set_copy(struct ns_filter_set *dst, const struct ns_filter_set *sr
 	}
 	for (i = 0; i < src->nr_task_rows; i++) {
 		ret = ns_filter_set_add_task_row(dst, src->task_rows[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < src->nr_plot_rows; i++) {
+		ret = ns_filter_set_add_plot_row(dst, src->plot_rows[i]);
 		if (ret)
 			return ret;
 	}
@@ -252,6 +266,61 @@ int ns_filter_set_remove_task_row(struct ns_filter_set *fs, int pid)
 		memmove(&fs->task_rows[i], &fs->task_rows[i + 1],
 			(fs->nr_task_rows - i - 1) * sizeof(int));
 		fs->nr_task_rows--;
+		fs->generation++;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int ns_filter_set_nr_plot_rows(const struct ns_filter_set *fs)
+{
+	return fs->nr_plot_rows;
+}
+
+const char *ns_filter_set_plot_row(const struct ns_filter_set *fs, int i)
+{
+	return i >= 0 && i < fs->nr_plot_rows ? fs->plot_rows[i] : NULL;
+}
+
+int ns_filter_set_has_plot_row(const struct ns_filter_set *fs, const char *line)
+{
+	int i;
+
+	for (i = 0; i < fs->nr_plot_rows; i++)
+		if (!strcmp(fs->plot_rows[i], line))
+			return 1;
+	return 0;
+}
+
+int ns_filter_set_add_plot_row(struct ns_filter_set *fs, const char *line)
+{
+	char *copy;
+
+	if (!line || !*line)
+		return -EINVAL;
+	if (ns_filter_set_has_plot_row(fs, line))
+		return 0;
+	if (NS_GROW(fs->plot_rows, fs->cap_plot_rows, (size_t)fs->nr_plot_rows + 1))
+		return -ENOMEM;
+	copy = strdup(line);
+	if (!copy)
+		return -ENOMEM;
+	fs->plot_rows[fs->nr_plot_rows++] = copy;
+	fs->generation++;
+	return 0;
+}
+
+int ns_filter_set_remove_plot_row(struct ns_filter_set *fs, const char *line)
+{
+	int i;
+
+	for (i = 0; i < fs->nr_plot_rows; i++) {
+		if (strcmp(fs->plot_rows[i], line))
+			continue;
+		free(fs->plot_rows[i]);
+		memmove(&fs->plot_rows[i], &fs->plot_rows[i + 1],
+			(fs->nr_plot_rows - i - 1) * sizeof(char *));
+		fs->nr_plot_rows--;
 		fs->generation++;
 		return 0;
 	}

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nurseshark/model_plots.h"
 #include "nurseshark/model_tasks.h"
 #include "session-int.h"
 
@@ -265,10 +266,26 @@ void ns_session_reset_filters(struct ns_filter_set *fs, unsigned parts)
 		ns_filter_set_clear_entries(fs);
 	while ((parts & NS_SESS_TASK_ROWS) && ns_filter_set_nr_task_rows(fs))
 		ns_filter_set_remove_task_row(fs, ns_filter_set_task_row(fs, 0));
+	while ((parts & NS_SESS_PLOT_ROWS) && ns_filter_set_nr_plot_rows(fs))
+		ns_filter_set_remove_plot_row(fs, ns_filter_set_plot_row(fs, 0));
 	for (i = ns_filter_set_cpu_limit(fs) - 1; (parts & NS_SESS_HIDDEN_CPUS) && i >= 0; i--)
 		ns_filter_set_hide_cpu(fs, i, 0);
 	if (parts & NS_SESS_SEARCH)
 		ns_filter_set_save_search(fs, NULL);
+}
+
+/* A plot row of a session, if the trace has its events and fields; else a message. */
+static void restore_plot_row(struct ns_filter_set *fs, const char *line, struct ns_trace *trace,
+			     const char *what, struct ns_diag *diag)
+{
+	struct ns_plot_spec spec;
+	char err[200];
+
+	if (!ns_plot_spec_parse_line(&spec, line, err, sizeof(err)) &&
+	    !ns_plot_spec_check(trace, &spec, err, sizeof(err)))
+		ns_filter_set_add_plot_row(fs, line);
+	else
+		ns_diag_add(diag, what, 0, "the row '%s' is left out: %s", line, err);
 }
 
 unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter_set *live,
@@ -276,7 +293,7 @@ unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter
 				    struct ns_diag *diag)
 {
 	unsigned parts = s->have & (NS_SESS_FILTERS | NS_SESS_TASK_ROWS | NS_SESS_HIDDEN_CPUS |
-				    NS_SESS_SEARCH);
+				    NS_SESS_SEARCH | NS_SESS_PLOT_ROWS);
 	struct ns_filter_set *fs = ns_filter_set_alloc();
 	struct ns_task_info *tasks = NULL;
 	int nr_tasks, i, pid;
@@ -300,6 +317,8 @@ unsigned ns_session_restore_filters(const struct ns_session *s, struct ns_filter
 		}
 		free(tasks);
 	}
+	for (i = 0; (parts & NS_SESS_PLOT_ROWS) && i < ns_filter_set_nr_plot_rows(s->filters); i++)
+		restore_plot_row(fs, ns_filter_set_plot_row(s->filters, i), trace, what, diag);
 	if (parts & NS_SESS_HIDDEN_CPUS) {
 		for (i = 0; i < ns_filter_set_cpu_limit(s->filters); i++) {
 			if (!ns_filter_set_cpu_hidden(s->filters, i))

@@ -21,6 +21,8 @@
  *              cursor = 0 37                     CPU and column
  *   [filters]  task = hide both 1234             see filters.c
  *   [graph]    task-row = 1234, hidden-cpu = 1   one line each
+ *              latency = sched_waking sched_switch pid   a plot row each,
+ *              plot = sched_switch prev_prio        as its command
  *   [search]   text, column, mode, direction, ignore-case
  *
  * Times are seconds with nine decimals, so that they are exact nanoseconds
@@ -34,6 +36,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "nurseshark/model_plots.h"
 #include "nurseshark/model_search.h"
 #include "session-int.h"
 
@@ -68,6 +71,10 @@ int ns_session_copy_filters(struct ns_filter_set *to, const struct ns_filter_set
 	if (parts & NS_SESS_TASK_ROWS) {
 		for (i = 0; !ret && i < ns_filter_set_nr_task_rows(from); i++)
 			ret = ns_filter_set_add_task_row(to, ns_filter_set_task_row(from, i));
+	}
+	if (parts & NS_SESS_PLOT_ROWS) {
+		for (i = 0; !ret && i < ns_filter_set_nr_plot_rows(from); i++)
+			ret = ns_filter_set_add_plot_row(to, ns_filter_set_plot_row(from, i));
 	}
 	if (parts & NS_SESS_HIDDEN_CPUS) {
 		for (i = 0; !ret && i < ns_filter_set_cpu_limit(from); i++) {
@@ -113,7 +120,7 @@ int ns_session_capture(struct ns_session *s, const struct ns_session_trace_id *i
 		if (!s->filters)
 			return -ENOMEM;
 		s->have |= NS_SESS_FILTERS | NS_SESS_TASK_ROWS | NS_SESS_HIDDEN_CPUS |
-			   NS_SESS_SEARCH;
+			   NS_SESS_SEARCH | NS_SESS_PLOT_ROWS;
 		return ns_session_copy_filters(s->filters, filters, s->have);
 	}
 	return 0;
@@ -445,6 +452,24 @@ static void panes_entry(struct ns_ini *ini, struct ns_session *s, const char *na
 	}
 }
 
+/* latency = A B [FIELD], plot = EVENT FIELD: a plot row, as its command */
+static void plot_entry(struct ns_ini *ini, struct ns_session *s, const char *name,
+		       const char *v)
+{
+	struct ns_plot_spec spec;
+	char err[128], line[4 * NS_PLOT_NAME_LEN + 16];
+
+	if (ns_plot_spec_parse(&spec, ns_plot_kind_from_name(name), v, err, sizeof(err))) {
+		ns_ini_error(ini, "%s: %s", name, err);
+		return;
+	}
+	ns_plot_spec_line(&spec, line, sizeof(line));
+	if (ns_filter_set_add_plot_row(s->filters, line))
+		ns_ini_error(ini, "%s: out of memory", name);
+	else
+		s->have |= NS_SESS_PLOT_ROWS;
+}
+
 static void graph_entry(struct ns_ini *ini, struct ns_session *s, const char *name,
 			const char *v)
 {
@@ -464,8 +489,11 @@ static void graph_entry(struct ns_ini *ini, struct ns_session *s, const char *na
 			else
 				s->have |= NS_SESS_HIDDEN_CPUS;
 		}
+	} else if (ns_plot_kind_from_name(name) >= 0) {
+		plot_entry(ini, s, name, v);
 	} else {
-		ns_ini_error(ini, "unknown name '%s' in [graph] (task-row, hidden-cpu)", name);
+		ns_ini_error(ini, "unknown name '%s' in [graph] (task-row, hidden-cpu, latency, "
+			     "plot)", name);
 	}
 }
 
@@ -534,7 +562,7 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 		if (!strcmp(section, "filters"))
 			s->have |= NS_SESS_FILTERS;
 		else if (!strcmp(section, "graph"))
-			s->have |= NS_SESS_TASK_ROWS | NS_SESS_HIDDEN_CPUS;
+			s->have |= NS_SESS_TASK_ROWS | NS_SESS_HIDDEN_CPUS | NS_SESS_PLOT_ROWS;
 		return;
 	}
 	if (!section[0]) {
@@ -679,7 +707,7 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 		fputs("\n[filters]\n", out);
 		ns_filters_write_entries(s->filters, out);
 	}
-	if (s->have & (NS_SESS_TASK_ROWS | NS_SESS_HIDDEN_CPUS)) {
+	if (s->have & (NS_SESS_TASK_ROWS | NS_SESS_HIDDEN_CPUS | NS_SESS_PLOT_ROWS)) {
 		fputs("\n[graph]\n", out);
 		const struct ns_filter_set *fs = s->filters;
 
@@ -688,6 +716,12 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 		for (i = 0; s->have & NS_SESS_HIDDEN_CPUS && i < ns_filter_set_cpu_limit(fs); i++) {
 			if (ns_filter_set_cpu_hidden(fs, i))
 				ns_ini_putf(out, "hidden-cpu", "%d", i);
+		}
+		for (i = 0; s->have & NS_SESS_PLOT_ROWS && i < ns_filter_set_nr_plot_rows(fs); i++) {
+			const char *line = ns_filter_set_plot_row(fs, i), *sp = strchr(line, ' ');
+
+			if (sp)
+				fprintf(out, "%.*s = %s\n", (int)(sp - line), line, sp + 1);
 		}
 	}
 	if ((s->have & NS_SESS_SEARCH) && !ns_filter_set_saved_search(s->filters, &spec)) {

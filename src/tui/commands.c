@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "filtering.h"
+#include "nurseshark/model_plots.h"
 #include "picker.h"
 #include "prompt.h"
 
@@ -347,6 +348,13 @@ const struct ns_tui_command ns_tui_commands[] = {
 	  NS_FILTER_ARG_PIDS },
 	{ "task", NULL, "NAME", "A graph row for each task named NAME, as --task; again: "
 	  "those rows go", cmd_task, 0 },
+	{ "latency", NULL, "A B [FIELD|FA,FB]", "A graph row of the latency from each event "
+	  "A to the next B with the same FIELD (FA of A equal to FB of B; none: the same pid), "
+	  "the longest ending in each column; again: the row goes", ns_tui_cmd_plot_row,
+	  NS_PLOT_LATENCY },
+	{ "plot", NULL, "EVENT FIELD", "A graph row of a numeric FIELD of EVENT, the greatest "
+	  "in each column, the window's least and greatest on the label; again: the row goes",
+	  ns_tui_cmd_plot_row, NS_PLOT_FIELD },
 	{ "cpurows", NULL, "LIST|all", "The CPU rows the graph shows", cmd_cpurows, 0 },
 	{ "tasks", NULL, "", "The task picker", cmd_picker, NS_PICK_TASKS },
 	{ "messages", NULL, "", "The status line's last messages, whole, the latest last",

@@ -141,6 +141,10 @@ static void draw_cpu_row(struct ns_tui *t, int y, int r)
 		draw_task_row(t, y, gr->id);
 		return;
 	}
+	if (gr->kind == NS_ROW_PLOT) {
+		ns_tui_draw_plot_row(t, y, gr->id);
+		return;
+	}
 	cpu = gr->id;
 	if (ns_view_bins_cpu(&t->view, cpu, t->bins))
 		return;

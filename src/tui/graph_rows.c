@@ -2,8 +2,9 @@
 /*
  * The graph's rows: one per CPU the filter set does not hide (and the
  * visibility leaves in the graph), then one per task row of the set, in its
- * order. They are rebuilt whenever the set changes, reusing the task rows
- * already built (a task row walks the trace once), and the layout follows
+ * order, then one per plot row (plot_rows.c). They are rebuilt whenever the
+ * set changes, reusing the task and plot rows already built (each walks the
+ * trace once), and the layout follows
  * when their number, their labels' width or the filter line changes. The
  * graph draws CPU rows from the view's bins and task rows from their own
  * (draw_graph.c); the cursor, clicks and the status line name a row here.
@@ -71,12 +72,16 @@ void ns_tui_graph_rows_rebuild(struct ns_tui *t)
 
 	if (sync_task_rows(t))
 		ns_tui_message(t, "Out of memory: task rows are not shown");
+	if (ns_tui_plot_rows_sync(t))
+		ns_tui_message(t, "Out of memory: plot rows are not shown");
 	rs->nr = 0;
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		if (!ns_filter_set_cpu_hidden(flt->fs, cpu) && ns_visible_graph_cpu(flt->vis, cpu))
 			push_row(rs, NS_ROW_CPU, cpu);
 	for (i = 0; i < rs->nr_task; i++)
 		push_row(rs, NS_ROW_TASK, i);
+	for (i = 0; i < rs->nr_plot; i++)
+		push_row(rs, NS_ROW_PLOT, i);
 	/* the layout depends on the rows, their labels and the filter line */
 	if (t->lay.cols && (old != (int)rs->nr || old_label != ns_tui_graph_label_w(t) ||
 			    old_bar != ns_tui_bar_rows(t, t->lay.cols)))
@@ -90,6 +95,7 @@ void ns_tui_graph_rows_free(struct ns_tui *t)
 	struct ns_tui_graph_rows *rs = &t->rowset;
 	int i;
 
+	ns_tui_plot_rows_free(t);
 	for (i = 0; i < rs->nr_task; i++)
 		ns_task_row_close(rs->task[i]);
 	free(rs->task);
@@ -131,6 +137,8 @@ void ns_tui_graph_row_label(const struct ns_tui *t, int i, char *buf, size_t len
 		snprintf(buf, len, "%s", "");
 	else if (g->kind == NS_ROW_CPU)
 		snprintf(buf, len, "CPU%d", g->id);
+	else if (g->kind == NS_ROW_PLOT)
+		ns_tui_plot_row_label(t, g->id, buf, len);
 	else
 		ns_tui_task_label(t, ns_task_row_pid(t->rowset.task[g->id]), buf, len);
 }
@@ -147,6 +155,9 @@ int ns_tui_graph_label_w(const struct ns_tui *t)
 		if ((int)strlen(buf) + 2 > w)
 			w = (int)strlen(buf) + 2;
 	}
+	for (i = 0; t->flt && i < t->rowset.nr_plot; i++)
+		if (ns_tui_plot_row_label_w(t, i) + 2 > w)
+			w = ns_tui_plot_row_label_w(t, i) + 2;
 	return w;
 }
 
@@ -160,6 +171,8 @@ int ns_tui_graph_row_nearest(struct ns_tui *t, int i, int col, uint64_t *row)
 		return -1;
 	if (g->kind == NS_ROW_CPU)
 		return ns_view_nearest_row(&t->view, g->id, col, row);
+	if (g->kind == NS_ROW_PLOT)
+		return ns_tui_plot_row_nearest(t, g->id, ns_tui_col_mid_ns(t, col), row);
 	if (ns_task_row_nearest(t->rowset.task[g->id], ns_tui_col_mid_ns(t, col), &cpu, &idx))
 		return -1;
 	*row = ns_trace_row_of(t->trace, cpu, idx);

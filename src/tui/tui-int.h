@@ -205,15 +205,18 @@ enum ns_tui_action ns_tui_keymap_feed(struct ns_tui_keymap *km, int scope, int k
 enum ns_tui_row_kind {
 	NS_ROW_CPU,
 	NS_ROW_TASK,
+	NS_ROW_PLOT,		/* a latency or field plot (plot_rows.c) */
 };
 
 struct ns_tui_graph_row {
 	int kind;		/* enum ns_tui_row_kind */
-	int id;			/* the CPU, or the index of the task row in task[] */
+	int id;			/* the CPU, or the index of the task row in task[] or plot[] */
 };
 
 struct ns_task_row;
 struct ns_task_bin;
+struct ns_plot;
+struct ns_plot_col;
 
 /* The shown CPUs, then the task rows of the filter set, top to bottom. */
 struct ns_tui_graph_rows {
@@ -223,6 +226,12 @@ struct ns_tui_graph_rows {
 	int nr_task;
 	struct ns_task_bin *bins;	/* one task row's bins, a column each */
 	size_t nr_bins;
+	/* the plot rows of the filter set, in its order, below the task rows (plot_rows.c) */
+	struct ns_plot **plot;
+	int nr_plot;
+	struct ns_plot *made;		/* made by a command, for the next sync to take */
+	struct ns_plot_col *cols;	/* one plot row's columns */
+	size_t nr_cols;
 };
 
 /* ---- layers over the panes (layers.c) ----------------------------------------- */
@@ -382,6 +391,20 @@ int ns_tui_graph_label_w(const struct ns_tui *t);
 int ns_tui_graph_row_nearest(struct ns_tui *t, int i, int col, uint64_t *row);
 /* Add or remove the task row of @pid. */
 void ns_tui_toggle_task_row(struct ns_tui *t, int pid);
+
+/* plot_rows.c: latency and field plots */
+/* The plot rows as the filter set lists them, reusing those made. 0 or -ENOMEM. */
+int ns_tui_plot_rows_sync(struct ns_tui *t);
+void ns_tui_plot_rows_free(struct ns_tui *t);
+/* Plot row @id's label: "lat 1.23ms" (the window's greatest), "prio 0..120". */
+void ns_tui_plot_row_label(const struct ns_tui *t, int id, char *buf, size_t len);
+/* The widest label plot row @id can have. */
+int ns_tui_plot_row_label_w(const struct ns_tui *t, int id);
+void ns_tui_draw_plot_row(struct ns_tui *t, int y, int id);
+/* The event of plot row @id's point nearest to @ts_ns: 0, or -1. */
+int ns_tui_plot_row_nearest(struct ns_tui *t, int id, uint64_t ts_ns, uint64_t *row);
+/* :latency and :plot (@kind enum ns_plot_kind): add the row, or remove it when it is there. */
+void ns_tui_cmd_plot_row(struct ns_tui *t, char *args, int kind);
 
 /* setup and teardown shared by the terminal and --snapshot (screen.c) */
 int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_setup *setup,
