@@ -153,3 +153,18 @@ if grep -q '^nsb1: ' "$tmp/report" && grep -q '^nsb2: ' "$tmp/report"; then
 else
 	fail "recorded: report shows no lines of nsb1 or nsb2"
 fi
+
+# --- an instance with a clock of its own (-C counter: its times are counts) ---
+if (cd "$tmp" && NS_INSTANCES="nsc1" timeout 60 "$rec" -q -C local -e sched:sched_switch \
+	-B nsc1 -C counter -e irq -o clock.dat sh -c 'ls -R /usr/share >/dev/null') \
+	>"$tmp/rec.log" 2>&1; then
+	report "$tmp/clock.dat"
+	if grep -q '^nsc1: ' "$tmp/report"; then
+		same "recorded: an instance on the counter clock, the top on local, as report" \
+			"$tmp/report" "$tmp/clock.dat"
+	else
+		fail "recorded: report shows no line of nsc1"
+	fi
+else
+	skip "recorded: an instance with its own clock: record-trace failed: $(tail -n 1 "$tmp/rec.log")"
+fi
