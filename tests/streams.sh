@@ -86,6 +86,9 @@ report "$inst"
 same "instance.dat: --buffer extra: only extra's lines of report" "$tmp/want" --buffer extra "$inst"
 records <"$tmp/report" | grep -av '^extra: ' | tr '\001' '\n' >"$tmp/want"
 same "instance.dat: --buffer top: only the top buffer's lines of report" "$tmp/want" --buffer top "$inst"
+report --cpu 1 "$inst"
+same "instance.dat: --cpu 1 as report --cpu 1 (which keeps the top buffer's CPU 1)" \
+	"$tmp/report" --cpu 1 "$inst"
 rc=0
 "$bin" --no-session --export --buffer nosuch "$inst" >"$tmp/out" 2>"$tmp/err" || rc=$?
 if [ "$rc" = 1 ] && grep -q "no buffer named 'nosuch'" "$tmp/err" && [ ! -s "$tmp/out" ]; then
