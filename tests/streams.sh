@@ -98,6 +98,7 @@ else
 fi
 
 # --- the screen: stream-labelled CPU rows, the list's stream column ----------
+report "$inst"
 screen_start 80 24 "$bin --no-session $inst"
 if screen_wait '^extra CPU0 +[|│]' && screen_wait '^extra CPU1 +[|│]' && screen_wait '^CPU1 +[|│]'; then
 	pass "screen: the graph has rows CPU0, CPU1, extra CPU0, extra CPU1 at 80 columns"

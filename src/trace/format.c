@@ -388,7 +388,8 @@ int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 		tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
 		copy_seq(txt->latency, sizeof(txt->latency), s);
 
-		tep_print_event(tep, s, rec, ns_trace_cpu_in_usecs(trace, txt->slot) ? "%6.1000d" : "%12d",
+		tep_print_event(tep, s, rec,
+				ns_trace_cpu_in_usecs(trace, txt->slot) ? "%6.1000d" : "%12d",
 				TEP_PRINT_TIME);
 		copy_seq(time_raw, time_len, s);
 		for (p = time_raw; *p == ' '; p++)

@@ -826,7 +826,8 @@ static int setup_cpus(struct ns_pages *p, struct options *o, const char *const *
 		if (i >= 0 && !wanted(want, nr_want, o->inst[i].name))
 			continue;
 		snprintf(pb->name, sizeof(pb->name), "%s", i < 0 ? "" : o->inst[i].name);
-		snprintf(pb->clock, sizeof(pb->clock), "%s", i < 0 ? o->top_clock : o->inst[i].clock);
+		snprintf(pb->clock, sizeof(pb->clock), "%s",
+			 i < 0 ? o->top_clock : o->inst[i].clock);
 		pb->in_usecs = usecs_clock(pb->clock);
 		pb->first_cpu = total;
 		pb->nr_cpus = counts[b];

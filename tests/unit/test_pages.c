@@ -930,7 +930,8 @@ static void check_instances(const char *path)
 		struct ns_pages_record r;
 		struct tep_record *rec;
 
-		for (rec = tracecmd_read_cpu_first(ih, cpu); rec; rec = tracecmd_read_data(ih, cpu)) {
+		for (rec = tracecmd_read_cpu_first(ih, cpu); rec;
+		     rec = tracecmd_read_data(ih, cpu)) {
 			if (ns_pages_iter_next(it, &r) != 1 || r.ts_ns != rec->ts ||
 			    r.size != (uint32_t)rec->size)
 				bad++;
