@@ -49,6 +49,7 @@ enum {
 	OPT_CHECK_CONFIG,
 	OPT_PRINT_CONFIG,
 	OPT_TEST_HOLD_INDEX,
+	OPT_BUFFER,
 };
 
 static const struct option long_options[] = {
@@ -69,6 +70,7 @@ static const struct option long_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
 	{ "print-config", no_argument, NULL, OPT_PRINT_CONFIG },
+	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	/* for tests/loading.sh only: not in --help; the man page says so */
 	{ "test-hold-index", required_argument, NULL, OPT_TEST_HOLD_INDEX },
 	{ NULL, 0, NULL, 0 },
@@ -89,6 +91,8 @@ static void usage(FILE *out)
 		"A terminal viewer for trace-cmd's trace.dat files (default ./%s).\n"
 		"\n"
 		"  -i FILE               the trace to read, as in trace-cmd report\n"
+		"  --buffer NAME         read only the buffers named (repeat it): an instance\n"
+		"                        (trace-cmd record -B NAME) or top; default: all\n"
 		"  --snapshot COLSxROWS  print the screen as text after replaying --keys;\n"
 		"                        no terminal needed\n"
 		"  --keys KEYS           keys for --snapshot: characters, and <Tab> <Enter>\n"
@@ -329,11 +333,15 @@ static int parse_size(const char *s, int *cols, int *rows)
 	return 0;
 }
 
+#define NS_MAX_BUFFERS	64	/* --buffer options */
+
 /* What the command line asks for. */
 struct cmdline {
 	const char *file, *keys, *snapshot;
 	const char *session_file, *filters_file, *config_file;
 	const char *hold_file;		/* --test-hold-index */
+	const char *buffers[NS_MAX_BUFFERS];	/* --buffer */
+	int nr_buffers;
 	bool named;			/* the trace was named (-i or FILE) */
 	bool export, stats, no_session, check_config;
 	bool cmdline_filters;		/* --cpu, --pid, --task, -F or -v */
@@ -412,6 +420,13 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_TEST_HOLD_INDEX:
 			cl->hold_file = optarg;
+			break;
+		case OPT_BUFFER:
+			if (cl->nr_buffers == NS_MAX_BUFFERS) {
+				fprintf(stderr, "nurseshark: over %d --buffer\n", NS_MAX_BUFFERS);
+				return EXIT_USAGE;
+			}
+			cl->buffers[cl->nr_buffers++] = optarg;
 			break;
 		case OPT_KEYS:
 			cl->keys = optarg;
@@ -532,15 +547,21 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, char *e
 	struct ns_trace_open_opts opts = {
 		.hold_index = cl->hold_file ? hold_file_absent : NULL,
 		.hold_arg = (void *)cl->hold_file,
+		.buffers = cl->buffers,
+		.nr_buffers = cl->nr_buffers,
 	};
 	int ret;
 
-	*trace = cl->interactive ? ns_trace_open_async_opts(cl->file, &opts, err, err_len) :
-		ns_trace_open(cl->file, err, err_len);
+	*trace = ns_trace_open_async_opts(cl->file, &opts, err, err_len);
 	if (!*trace)
 		return 1;
-	if (!cl->interactive)
-		return GO_ON;
+	if (!cl->interactive) {
+		if (!ns_trace_wait(*trace, err, err_len))
+			return GO_ON;
+		ns_trace_close(*trace);
+		*trace = NULL;
+		return 1;
+	}
 	ret = ns_tui_run_loading(*trace, err, err_len);
 	if (ret == 0 && ns_trace_wait(*trace, err, err_len))
 		ret = -EIO;

@@ -50,7 +50,8 @@ struct ns_pos {
 struct ns_event_text {
 	char comm[64];		/* "<idle>", "<...>" when unknown, as report */
 	int pid;
-	int cpu;
+	int cpu;		/* in its stream, as report prints it */
+	int slot;		/* the index's cpu (see the streams below) */
 	char latency[16];	/* "d..2." as report -l prints it */
 	char time[32];		/* "10171.572790" (seconds.microseconds) */
 	char event[64];		/* event name, "(NULL)" for an unknown id */
@@ -106,6 +107,13 @@ struct ns_trace_open_opts {
 	 * reader threads forbid the fork): no child opens it first.
 	 */
 	bool trusted;
+	/*
+	 * The buffers to read by name ("top": the top buffer), as --buffer
+	 * asks; @nr_buffers 0: every buffer of the file. The names must
+	 * outlive the open.
+	 */
+	const char *const *buffers;
+	int nr_buffers;
 };
 
 /* ns_trace_open_async() with @opts (NULL: none). */
@@ -132,6 +140,28 @@ uint64_t ns_trace_first_ns(const struct ns_trace *trace);
 uint64_t ns_trace_last_ns(const struct ns_trace *trace);
 /* Bytes of memory held by the index (events, runs, order checkpoints). */
 size_t ns_trace_index_bytes(const struct ns_trace *trace);
+
+/*
+ * Streams (streams.c): the buffers of the file read, the top buffer first,
+ * then each instance (trace-cmd record -B NAME) in the file's order. Their
+ * CPUs are numbered one after the other, so every "cpu" of this header is
+ * a slot of one stream: 0 .. ns_trace_nr_cpus() - 1 over all of them.
+ * Without instances there is one stream and a slot is the CPU.
+ */
+#define NS_TRACE_TOP_NAME "top"	/* how --buffer names the top buffer */
+int ns_trace_nr_streams(const struct ns_trace *trace);
+/* The buffer's name, "" for the top buffer. */
+const char *ns_trace_stream_name(const struct ns_trace *trace, int stream);
+int ns_trace_cpu_stream(const struct ns_trace *trace, int cpu);
+/* The CPU's number in its stream, as report prints it. */
+int ns_trace_cpu_number(const struct ns_trace *trace, int cpu);
+/* A stream's first slot, and in *@nr_cpus (may be NULL) how many it has. */
+int ns_trace_stream_first_cpu(const struct ns_trace *trace, int stream, int *nr_cpus);
+/* The stream named @name ("top" for the top buffer), or -ENOENT. */
+int ns_trace_stream_of_name(const struct ns_trace *trace, const char *name);
+/* "CPU1" for the top buffer's, "b1 CPU1" for an instance's (its name cut to 8). */
+#define NS_TRACE_LABEL_NAME_W 8
+void ns_trace_cpu_label(const struct ns_trace *trace, int cpu, char *buf, size_t len);
 
 /* Events of @cpu, indexed 0 .. count - 1 in the order its ring buffer holds them. */
 uint64_t ns_trace_cpu_nr_events(const struct ns_trace *trace, int cpu);

@@ -137,6 +137,7 @@ bool ns_trace_needs_handle(struct ns_trace *trace, int type)
 /* The record at libtracecmd's offset @off, from libtracecmd (free it there). */
 struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_t off)
 {
+	struct tracecmd_input *handle;
 	struct tep_record *rec;
 	int rcpu = -1;
 
@@ -155,9 +156,9 @@ struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_
 			return NULL;
 		}
 	}
-	rec = trace->handle && file_intact(trace) ? tracecmd_read_at(trace->handle, off, &rcpu) :
-		NULL;
-	if (rec && rcpu != cpu) {
+	handle = trace->handle && file_intact(trace) ? ns_trace_buffer_handle(trace, cpu) : NULL;
+	rec = handle ? tracecmd_read_at(handle, off, &rcpu) : NULL;
+	if (rec && rcpu != ns_trace_cpu_number(trace, cpu)) {
 		tracecmd_free_record(rec);
 		rec = NULL;
 	}
@@ -387,7 +388,8 @@ int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 		tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
 		copy_seq(txt->latency, sizeof(txt->latency), s);
 
-		tep_print_event(tep, s, rec, trace->in_usecs ? "%6.1000d" : "%12d",
+		tep_print_event(tep, s, rec,
+				ns_trace_cpu_in_usecs(trace, txt->slot) ? "%6.1000d" : "%12d",
 				TEP_PRINT_TIME);
 		copy_seq(time_raw, time_len, s);
 		for (p = time_raw; *p == ' '; p++)
@@ -426,7 +428,8 @@ static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 
 	pthread_mutex_lock(&trace->tep_lock);
 	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
-	txt->cpu = cpu;
+	txt->cpu = ns_trace_cpu_number(trace, cpu);
+	txt->slot = cpu;
 	snprintf(txt->comm, sizeof(txt->comm), "%s", row_comm(trace, cpu, idx, row, txt->pid));
 	ret = ns_trace_print_locked(trace, rec, txt, time_raw, time_len);
 	pthread_mutex_unlock(&trace->tep_lock);
@@ -444,7 +447,8 @@ int ns_trace_format_info(struct ns_trace *trace, int cpu, uint64_t idx, struct n
 		return ns_trace_changed(trace) ? -ESTALE : -EIO;
 	pthread_mutex_lock(&trace->tep_lock);
 	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
-	txt->cpu = cpu;
+	txt->cpu = ns_trace_cpu_number(trace, cpu);
+	txt->slot = cpu;
 	ret = ns_trace_print_locked(trace, rec, txt, NULL, 0);
 	pthread_mutex_unlock(&trace->tep_lock);
 	ns_trace_read_done(trace, rec);
@@ -472,17 +476,24 @@ void ns_event_text_free(struct ns_event_text *txt)
 	txt->info_size = 0;
 }
 
+/*
+ * As report prints it: in a file with instances, the stream's prefix
+ * comes first, before the lost-events line if there is one.
+ */
 static void export_line(struct ns_trace *trace, FILE *out, const struct ns_event_text *txt,
 			const char *time_raw)
 {
 	size_t len = strlen(txt->event);
+	char prefix[NS_TRACE_PREFIX_LEN];
 
+	ns_trace_line_prefix(trace, txt->slot, prefix, sizeof(prefix));
+	fputs(prefix, out);
 	if (txt->missed > 0)
 		fprintf(out, "CPU:%d [%lld EVENTS DROPPED]\n", txt->cpu, txt->missed);
 	else if (txt->missed < 0)
 		fprintf(out, "CPU:%d [EVENTS DROPPED]\n", txt->cpu);
 	fprintf(out, "%16s-%-5d [%03d]%s%s: %s: %*s%s\n", txt->comm, txt->pid, txt->cpu,
-		trace->in_usecs ? " " : "", time_raw, txt->event,
+		ns_trace_cpu_in_usecs(trace, txt->slot) ? " " : "", time_raw, txt->event,
 		len < 20 ? (int)(20 - len) : 0, "", txt->info);
 }
 
@@ -490,7 +501,7 @@ int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 			 struct ns_event_text *txt, char **line, size_t *size)
 {
 	struct tep_record *rec;
-	char time_raw[32];
+	char time_raw[32], prefix[NS_TRACE_PREFIX_LEN];
 	size_t len;
 	int ret, n;
 
@@ -502,10 +513,12 @@ int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	if (ret || !line)
 		return ret;
 	len = strlen(txt->event);
+	ns_trace_line_prefix(trace, cpu, prefix, sizeof(prefix));
 	/* export_line()'s event line, without the lost-events line or the newline */
 	for (;;) {
-		n = snprintf(*line, *line ? *size : 0, "%16s-%-5d [%03d]%s%s: %s: %*s%s",
-			     txt->comm, txt->pid, txt->cpu, trace->in_usecs ? " " : "", time_raw,
+		n = snprintf(*line, *line ? *size : 0, "%s%16s-%-5d [%03d]%s%s: %s: %*s%s", prefix,
+			     txt->comm, txt->pid, txt->cpu,
+			     ns_trace_cpu_in_usecs(trace, cpu) ? " " : "", time_raw,
 			     txt->event, len < 20 ? (int)(20 - len) : 0, "", txt->info);
 		if (n < 0)
 			return -EIO;
@@ -586,7 +599,8 @@ int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row,
 		end_row = trace->nr_events;
 	if (shown)
 		namer_init(trace, &nm);
-	fprintf(out, "cpus=%d\n", trace->nr_cpus);
+	/* report's header counts the top buffer's CPUs */
+	fprintf(out, "cpus=%d\n", trace->pages ? ns_pages_top_cpus(trace->pages) : trace->nr_cpus);
 	while (row < end_row) {
 		size_t want = end_row - row < 4096 ? end_row - row : 4096;
 		size_t got = ns_trace_rows(trace, row, want, pos), i;

@@ -603,6 +603,33 @@ static void fill_tep_tables(struct ns_trace *trace)
 }
 
 /**
+ * ns_index_open_pages - open the fast reader on the buffers asked for
+ * Where it reads the file, trace->nr_cpus becomes the CPUs of all the
+ * buffers read (slots, see pages.h); else libtracecmd reads the top
+ * buffer. Buffers asked for by name that cannot be read are an error.
+ * Returns 0 or a negative errno with the reason in @err.
+ */
+int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len)
+{
+	char why[128];
+
+	trace->pages = ns_pages_open_buffers(trace->path, trace->tep, trace->opts.buffers,
+					     trace->opts.nr_buffers, why, sizeof(why));
+	if (trace->pages && ns_pages_top_cpus(trace->pages) != trace->nr_cpus) {
+		snprintf(why, sizeof(why), "the top buffer's CPUs are not libtracecmd's");
+		ns_pages_close(trace->pages);
+		trace->pages = NULL;
+	}
+	if (!trace->pages && trace->opts.nr_buffers) {
+		ns_set_err(err, err_len, "cannot read buffers: %s", why);
+		return -ENOTSUP;
+	}
+	if (trace->pages)
+		trace->nr_cpus = ns_pages_nr_cpus(trace->pages);
+	return 0;
+}
+
+/**
  * ns_index_prepare - what indexing needs, and what can be known before it
  * Opens the fast reader where it reads the file as libtracecmd does (else
  * libtracecmd reads it), sizes the per-CPU arrays that must not move while
@@ -611,14 +638,8 @@ static void fill_tep_tables(struct ns_trace *trace)
  */
 int ns_index_prepare(struct ns_trace *trace)
 {
-	char why[128];
 	int i;
 
-	trace->pages = ns_pages_open(trace->path, trace->tep, why, sizeof(why));
-	if (trace->pages && ns_pages_nr_cpus(trace->pages) != trace->nr_cpus) {
-		ns_pages_close(trace->pages);
-		trace->pages = NULL;
-	}
 	trace->span_first = UINT64_MAX;
 	for (i = 0; i < trace->nr_cpus; i++) {
 		struct ns_cpu *c = &trace->cpus[i];

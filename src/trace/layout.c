@@ -186,10 +186,20 @@ int ns_pages_inflate(enum codec codec, ZSTD_DCtx *zstd, z_stream *zs, const void
 	return -EBADMSG;
 }
 
-/* What the options say about the top buffer and about time. */
+/* What the options say about the buffers and about time. */
 struct cpu_entry {
 	uint32_t id;
 	uint64_t offset, size;
+};
+
+/* An instance buffer's BUFFER option (v7; v6 names them only: nr 0, v6 set). */
+struct inst_entry {
+	char name[NS_PAGES_NAME_LEN];
+	char clock[64];
+	uint64_t offset;		/* its flyrecord section */
+	uint32_t page_size, nr;
+	struct cpu_entry *cpus;
+	bool v6;
 };
 
 struct options {
@@ -200,6 +210,11 @@ struct options {
 	struct cpu_entry *top;
 	bool time_shift;
 	uint32_t min_cpus;		/* libtracecmd counts at least these CPUs */
+	char top_clock[64];
+	/* the instance buffers (trace-cmd record -B), in the file's order */
+	struct inst_entry *inst;
+	uint32_t nr_inst;
+	size_t name_width;		/* the longest instance name */
 };
 
 static int64_t parse_ll(const char *buf, uint32_t size)
@@ -212,43 +227,91 @@ static int64_t parse_ll(const char *buf, uint32_t size)
 	return strtoll(tmp, NULL, 0);
 }
 
-/* v7's BUFFER option: offset, name, clock, page size, then (id, offset, size) per CPU. */
+/* Keep an instance's name (and in v7 its CPUs) in o->inst. */
+static struct inst_entry *add_inst(struct options *o, const char *name)
+{
+	struct inst_entry *n = realloc(o->inst, (o->nr_inst + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	o->inst = n;
+	n = &o->inst[o->nr_inst++];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	if (strlen(name) > o->name_width)
+		o->name_width = strlen(name);
+	return n;
+}
+
+/*
+ * The BUFFER option: v7's gives offset, name, clock, page size, then (id,
+ * offset, size) per CPU, for the top buffer (no name) and each instance;
+ * v6's only offset and name, for each instance.
+ */
 static int buffer_option(struct ns_pages *p, struct options *o, const unsigned char *buf,
 			 uint32_t size, char *err, size_t err_len)
 {
 	struct cursor c = { .mem = buf, .end = size };
-	char name[256], clock[256];
+	char name[256], clock[64];
 	uint64_t offset = cur_u64(&c);
-	uint32_t i, nr;
+	struct cpu_entry *cpus;
+	struct inst_entry *in = NULL;
+	uint32_t i, nr, page_size;
 
 	cur_string(&c, name, sizeof(name));
 	if (c.bad)
 		goto bad;
-	if (p->version < 7 || name[0])
-		return 0;	/* v6 lists only instances; other buffers are not ours */
+	if (name[0] && strlen(name) >= NS_PAGES_NAME_LEN) {
+		ns_set_err(err, err_len, "a buffer name over %d bytes", NS_PAGES_NAME_LEN - 1);
+		return -ENOTSUP;
+	}
+	if (!name[0] && p->version < 7)
+		return 0;
+	if (name[0]) {
+		in = add_inst(o, name);
+		if (!in)
+			goto nomem;
+		in->v6 = p->version < 7;
+		if (in->v6)
+			return 0;
+	}
 	cur_string(&c, clock, sizeof(clock));
-	o->top_page_size = cur_u32(&c);
+	page_size = cur_u32(&c);
 	nr = cur_u32(&c);
 	if (c.bad || nr > (c.end - c.pos) / 20)
 		goto bad;
-	free(o->top);
-	o->top = calloc(nr ? nr : 1, sizeof(*o->top));
-	if (!o->top) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	cpus = calloc(nr ? nr : 1, sizeof(*cpus));
+	if (!cpus)
+		goto nomem;
 	for (i = 0; i < nr; i++) {
-		o->top[i].id = cur_u32(&c);
-		o->top[i].offset = cur_u64(&c);
-		o->top[i].size = cur_u64(&c);
+		cpus[i].id = cur_u32(&c);
+		cpus[i].offset = cur_u64(&c);
+		cpus[i].size = cur_u64(&c);
 	}
-	if (c.bad)
+	if (c.bad) {
+		free(cpus);
 		goto bad;
+	}
+	if (in) {
+		snprintf(in->clock, sizeof(in->clock), "%s", clock);
+		in->offset = offset;
+		in->page_size = page_size;
+		in->nr = nr;
+		in->cpus = cpus;
+		return 0;
+	}
+	free(o->top);
+	o->top = cpus;
+	snprintf(o->top_clock, sizeof(o->top_clock), "%s", clock);
+	o->top_page_size = page_size;
 	o->have_top = true;
 	o->top_latency = false;
 	o->top_offset = offset;
 	o->top_nr = nr;
 	return 0;
+nomem:
+	ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+	return -ENOMEM;
 bad:
 	ns_set_err(err, err_len, "damaged BUFFER option");
 	return -EINVAL;
@@ -564,41 +627,47 @@ bad:
 	return -EINVAL;
 }
 
-/*
- * Lay the top buffer's CPUs out as libtracecmd does: v7 puts CPU id n in
- * slot n; compressed data gets offsets from one page on, each CPU with
- * data on the next page boundary after the one before.
- */
-static int setup_cpus(struct ns_pages *p, struct options *o, char *err, size_t err_len)
+/* CPUs of a buffer as libtracecmd counts them: by the highest id, at least @min. */
+static int count_cpus(const struct cpu_entry *e, uint32_t nr, uint32_t min, char *err,
+		      size_t err_len)
 {
-	uint64_t ps = (uint64_t)p->page_size, next = ps;
 	uint32_t i, max_id = 0;
-	int ret, cpu;
 
-	for (i = 0; i < o->top_nr; i++) {
-		if (o->top[i].id >= NS_PAGES_MAX_CPUS) {
-			ns_set_err(err, err_len, "implausible CPU id %u", o->top[i].id);
+	for (i = 0; i < nr; i++) {
+		if (e[i].id >= NS_PAGES_MAX_CPUS) {
+			ns_set_err(err, err_len, "implausible CPU id %u", e[i].id);
 			return -EINVAL;
 		}
-		if (o->top[i].id > max_id)
-			max_id = o->top[i].id;
+		if (e[i].id > max_id)
+			max_id = e[i].id;
 	}
-	p->nr_cpus = o->top_nr ? (int)max_id + 1 : 0;
-	/* as tracecmd_cpus(): the CPUs the file counts, with data or not */
-	if (o->min_cpus > NS_PAGES_MAX_CPUS) {
-		ns_set_err(err, err_len, "implausible number of CPUs (%u)", o->min_cpus);
+	if (min > NS_PAGES_MAX_CPUS) {
+		ns_set_err(err, err_len, "implausible number of CPUs (%u)", min);
 		return -EINVAL;
 	}
-	if ((uint32_t)p->nr_cpus < o->min_cpus)
-		p->nr_cpus = (int)o->min_cpus;
-	p->cpus = calloc(p->nr_cpus ? (size_t)p->nr_cpus : 1, sizeof(*p->cpus));
-	if (!p->cpus) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
-		return -ENOMEM;
+	return (int)(nr && max_id + 1 > min ? max_id + 1 : min);
+}
+
+/*
+ * Lay one buffer's CPUs out in slots [@base, @base + @n) as libtracecmd
+ * lays them out in the buffer's handle: v7 puts CPU id n in slot n;
+ * compressed data gets offsets from one page on, each CPU with data on
+ * the next page boundary after the one before.
+ */
+static int place_cpus(struct ns_pages *p, int buffer, const struct cpu_entry *entries,
+		      uint32_t nr, int base, int n, char *err, size_t err_len)
+{
+	uint64_t ps = (uint64_t)p->page_size, next = ps;
+	uint32_t i;
+	int ret, cpu;
+
+	for (cpu = base; cpu < base + n; cpu++) {
+		p->cpus[cpu].buffer = buffer;
+		p->cpus[cpu].id = cpu - base;
 	}
-	for (i = 0; i < o->top_nr; i++) {
-		const struct cpu_entry *e = &o->top[i];
-		struct ns_pages_cpu *c = &p->cpus[e->id];
+	for (i = 0; i < nr; i++) {
+		const struct cpu_entry *e = &entries[i];
+		struct ns_pages_cpu *c = &p->cpus[base + e->id];
 
 		if (c->data_offset || c->nr_pages) {
 			ns_set_err(err, err_len, "CPU %u has two data sections", e->id);
@@ -622,7 +691,7 @@ static int setup_cpus(struct ns_pages *p, struct options *o, char *err, size_t e
 	}
 	if (!p->compressed)
 		return 0;
-	for (cpu = 0; cpu < p->nr_cpus; cpu++) {
+	for (cpu = base; cpu < base + n; cpu++) {
 		struct ns_pages_cpu *c = &p->cpus[cpu];
 
 		if (!c->data_offset)
@@ -633,6 +702,141 @@ static int setup_cpus(struct ns_pages *p, struct options *o, char *err, size_t e
 		c->offset = next;
 		next = (next + c->nr_pages * ps + ps - 1) & ~(ps - 1);
 	}
+	return 0;
+}
+
+/* Whether the caller asked for buffer @name ("top": the top buffer; @want NULL: all). */
+static bool wanted(const char *const *want, int nr_want, const char *name)
+{
+	int i;
+
+	if (!want || !nr_want)
+		return true;
+	for (i = 0; i < nr_want; i++)
+		if (!strcmp(want[i], name[0] ? name : NS_PAGES_TOP_NAME))
+			return true;
+	return false;
+}
+
+static bool usecs_clock(const char *clock)
+{
+	/* libtracecmd prints these as seconds.microseconds, the others as counts */
+	static const char *const clocks[] = { "local", "global", "uptime", "perf", "mono",
+					      "mono_raw", "boot", "tai", "tsc2nsec", "" };
+	size_t i;
+
+	for (i = 0; i < NS_ARRAY_SIZE(clocks); i++)
+		if (!strcmp(clock, clocks[i]))
+			return true;
+	return false;
+}
+
+/* An instance's flyrecord section: compressed as the top buffer's, or refused. */
+static int check_inst_section(struct ns_pages *p, const struct inst_entry *in, char *err,
+			      size_t err_len)
+{
+	struct cursor c = { .fd = p->fd, .pos = in->offset, .end = p->file_size };
+	uint16_t id, flags;
+
+	if (!in->nr)
+		return 0;
+	id = cur_u16(&c);
+	flags = cur_u16(&c);
+	if (c.bad || id != OPT_BUFFER) {
+		ns_set_err(err, err_len, "damaged flyrecord section of buffer %s", in->name);
+		return -EINVAL;
+	}
+	if (!!(flags & SEC_FL_COMPRESS) != p->compressed) {
+		ns_set_err(err, err_len, "buffer %s is compressed unlike the top buffer", in->name);
+		return -ENOTSUP;
+	}
+	if (in->page_size != (uint32_t)p->page_size) {
+		ns_set_err(err, err_len, "buffer %s has sub-buffers of %u bytes", in->name,
+			   in->page_size);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/*
+ * The CPUs of every buffer asked for, one slot each: the top buffer's
+ * first (all it counts, with data or not, as tracecmd_cpus()), then each
+ * instance's in the file's order, as `trace-cmd report` adds their handles.
+ */
+static int setup_cpus(struct ns_pages *p, struct options *o, const char *const *want,
+		      int nr_want, char *err, size_t err_len)
+{
+	int counts[NS_PAGES_MAX_BUFFERS + 1];
+	int nr_buf = 0, total = 0, ret, b, i, j;
+	bool top = wanted(want, nr_want, "");
+
+	if (o->nr_inst > NS_PAGES_MAX_BUFFERS) {
+		ns_set_err(err, err_len, "over %d buffers", NS_PAGES_MAX_BUFFERS);
+		return -ENOTSUP;
+	}
+	for (i = 0; i < nr_want; i++) {
+		bool found = !strcmp(want[i], NS_PAGES_TOP_NAME);
+
+		for (j = 0; j < (int)o->nr_inst && !found; j++)
+			found = !strcmp(want[i], o->inst[j].name);
+		if (!found) {
+			ns_set_err(err, err_len, "no buffer named '%s' in the file", want[i]);
+			return -ENOENT;
+		}
+	}
+	ret = count_cpus(o->top, o->top_nr, o->min_cpus, err, err_len);
+	if (ret < 0)
+		return ret;
+	p->top_cpus = ret;
+	if (top)
+		total = counts[nr_buf++] = ret;
+	for (i = 0; i < (int)o->nr_inst; i++) {
+		if (!wanted(want, nr_want, o->inst[i].name))
+			continue;
+		if (o->inst[i].v6) {
+			ns_set_err(err, err_len, "instance buffers of a v6 file are not read");
+			return -ENOTSUP;
+		}
+		ret = check_inst_section(p, &o->inst[i], err, err_len);
+		if (!ret)
+			ret = count_cpus(o->inst[i].cpus, o->inst[i].nr, 0, err, err_len);
+		if (ret < 0)
+			return ret;
+		if (total + ret > NS_PAGES_MAX_CPUS) {
+			ns_set_err(err, err_len, "over %d CPUs in all buffers", NS_PAGES_MAX_CPUS);
+			return -ENOTSUP;
+		}
+		total += counts[nr_buf++] = ret;
+	}
+	p->nr_cpus = total;
+	p->name_width = (int)o->name_width;
+	p->cpus = calloc(total ? (size_t)total : 1, sizeof(*p->cpus));
+	p->bufs = calloc((size_t)nr_buf + 1, sizeof(*p->bufs));
+	if (!p->cpus || !p->bufs) {
+		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	total = 0;
+	b = 0;
+	for (i = top ? -1 : 0; i < (int)o->nr_inst; i++) {
+		struct ns_pages_buffer *pb = &p->bufs[b];
+		const struct cpu_entry *e = i < 0 ? o->top : o->inst[i].cpus;
+		uint32_t nr = i < 0 ? o->top_nr : o->inst[i].nr;
+
+		if (i >= 0 && !wanted(want, nr_want, o->inst[i].name))
+			continue;
+		snprintf(pb->name, sizeof(pb->name), "%s", i < 0 ? "" : o->inst[i].name);
+		snprintf(pb->clock, sizeof(pb->clock), "%s",
+			 i < 0 ? o->top_clock : o->inst[i].clock);
+		pb->in_usecs = usecs_clock(pb->clock);
+		pb->first_cpu = total;
+		pb->nr_cpus = counts[b];
+		ret = place_cpus(p, b, e, nr, total, counts[b], err, err_len);
+		if (ret)
+			return ret;
+		total += counts[b++];
+	}
+	p->nr_bufs = b;
 	return 0;
 }
 
@@ -678,7 +882,17 @@ static void common_fields(struct ns_pages *p, struct tep_handle *tep)
 	}
 }
 
-static int read_header(struct ns_pages *p, struct tep_handle *tep, char *err, size_t err_len)
+static void free_inst(struct options *o)
+{
+	uint32_t i;
+
+	for (i = 0; i < o->nr_inst; i++)
+		free(o->inst[i].cpus);
+	free(o->inst);
+}
+
+static int read_header(struct ns_pages *p, struct tep_handle *tep, const char *const *want,
+		       int nr_want, char *err, size_t err_len)
 {
 	struct cursor c = { .fd = p->fd, .end = p->file_size };
 	struct options o = { .cpucount = -1 };
@@ -761,18 +975,27 @@ static int read_header(struct ns_pages *p, struct tep_handle *tep, char *err, si
 	/* v7 without a top buffer: libtracecmd finds no CPUs, nor do we */
 	ret = p->version >= 7 ? read_flyrecord(p, &o, err, err_len) : 0;
 	if (!ret)
-		ret = setup_cpus(p, &o, err, err_len);
+		ret = setup_cpus(p, &o, want, nr_want, err, err_len);
 out:
 	free(o.top);
+	free_inst(&o);
 	return ret;
 bad:
 	ns_set_err(err, err_len, "damaged file header");
 	free(o.top);
+	free_inst(&o);
 	return -EINVAL;
 }
 
 struct ns_pages *ns_pages_open(const char *path, struct tep_handle *tep, char *err,
 			       size_t err_len)
+{
+	return ns_pages_open_buffers(path, tep, NULL, 0, err, err_len);
+}
+
+struct ns_pages *ns_pages_open_buffers(const char *path, struct tep_handle *tep,
+				       const char *const *want, int nr_want, char *err,
+				       size_t err_len)
 {
 	struct ns_pages *p;
 	struct stat st;
@@ -797,7 +1020,7 @@ struct ns_pages *ns_pages_open(const char *path, struct tep_handle *tep, char *e
 	}
 	p->file_size = (uint64_t)st.st_size;
 	p->sys_page = (size_t)sysconf(_SC_PAGESIZE);
-	if (read_header(p, tep, err, err_len))
+	if (read_header(p, tep, want, nr_want, err, err_len))
 		goto fail;
 	return p;
 fail:
@@ -814,6 +1037,7 @@ void ns_pages_close(struct ns_pages *p)
 	for (cpu = 0; p->cpus && cpu < p->nr_cpus; cpu++)
 		free(p->cpus[cpu].chunks);
 	free(p->cpus);
+	free(p->bufs);
 	if (p->fd >= 0)
 		close(p->fd);
 	free(p);
@@ -865,4 +1089,34 @@ uint64_t ns_pages_chunk_first_page(const struct ns_pages *p, int cpu, uint32_t c
 	if (cpu < 0 || cpu >= p->nr_cpus || !p->compressed || chunk >= p->cpus[cpu].nr_chunks)
 		return 0;
 	return p->cpus[cpu].chunks[chunk].first_page;
+}
+
+int ns_pages_top_cpus(const struct ns_pages *p)
+{
+	return p->top_cpus;
+}
+
+int ns_pages_nr_buffers(const struct ns_pages *p)
+{
+	return p->nr_bufs;
+}
+
+const struct ns_pages_buffer *ns_pages_buffer(const struct ns_pages *p, int buffer)
+{
+	return buffer >= 0 && buffer < p->nr_bufs ? &p->bufs[buffer] : NULL;
+}
+
+int ns_pages_cpu_buffer(const struct ns_pages *p, int cpu)
+{
+	return cpu >= 0 && cpu < p->nr_cpus ? p->cpus[cpu].buffer : 0;
+}
+
+int ns_pages_cpu_id(const struct ns_pages *p, int cpu)
+{
+	return cpu >= 0 && cpu < p->nr_cpus ? (int)p->cpus[cpu].id : cpu;
+}
+
+int ns_pages_name_width(const struct ns_pages *p)
+{
+	return p->name_width;
 }

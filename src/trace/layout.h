@@ -46,6 +46,8 @@ struct ns_pages_cpu {
 	struct ns_pages_chunk *chunks;
 	uint32_t nr_chunks;
 	uint32_t max_size, max_zsize;
+	int buffer;		/* which of struct ns_pages's bufs */
+	uint32_t id;		/* the CPU's number in its buffer */
 };
 
 struct ns_pages {
@@ -57,8 +59,12 @@ struct ns_pages {
 	enum codec codec;
 	bool compressed;	/* the flyrecord data is in chunks */
 	size_t sys_page;
-	int nr_cpus;
+	int nr_cpus;		/* of all buffers read: slots */
 	struct ns_pages_cpu *cpus;
+	int top_cpus;		/* the top buffer's, as tracecmd_cpus() */
+	struct ns_pages_buffer *bufs;	/* the buffers read, top first */
+	int nr_bufs;
+	int name_width;		/* the longest instance name in the file (0: none) */
 	/* ts = raw * tsc_mult >> tsc_shift (if tsc_mult) + ts_offset, as timestamp_calc() */
 	uint64_t tsc_mult;
 	uint32_t tsc_shift;

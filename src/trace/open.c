@@ -349,6 +349,7 @@ int ns_trace_recycle(struct ns_trace *trace)
 	    st.st_mtim.tv_sec != trace->file_mtime.tv_sec ||
 	    st.st_mtim.tv_nsec != trace->file_mtime.tv_nsec)
 		return -ESTALE;
+	ns_trace_close_buffer_handles(trace);
 	tracecmd_close(trace->handle);
 	trace->handle = NULL;
 	return attach(trace);
@@ -497,6 +498,8 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 		ns_set_err(err, err_len, "implausible number of CPUs (%d)", trace->nr_cpus);
 		goto fail;
 	}
+	if (ns_index_open_pages(trace, err, err_len))
+		goto fail;
 	trace->cpus = calloc(trace->nr_cpus ? trace->nr_cpus : 1, sizeof(*trace->cpus));
 	if (!trace->cpus) {
 		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
@@ -549,6 +552,7 @@ void ns_trace_close(struct ns_trace *trace)
 		pthread_join(trace->indexer, NULL);
 		trace->indexing = false;
 	}
+	ns_trace_close_buffer_handles(trace);
 	if (trace->handle)
 		tracecmd_close(trace->handle);
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {

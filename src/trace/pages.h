@@ -60,6 +60,38 @@ struct ns_pages *ns_pages_open(const char *path, struct tep_handle *tep, char *e
 void ns_pages_close(struct ns_pages *pages);
 
 /*
+ * Buffers. A file recorded with instances (trace-cmd record -B NAME) keeps
+ * each instance's ring buffers beside the top buffer's (v7 files only
+ * here). ns_pages_open_buffers() reads those named in @want ("top" for
+ * the top buffer; @want NULL: all), CPUs of all of them as one row of
+ * slots: the top buffer's CPUs first, then each instance's in the file's
+ * order (the order `trace-cmd report` merges them in). A slot is what
+ * the rest of this header calls a cpu; ns_pages_cpu_id() is its number in
+ * its buffer.
+ */
+#define NS_PAGES_TOP_NAME	"top"
+#define NS_PAGES_NAME_LEN	64
+#define NS_PAGES_MAX_BUFFERS	64
+
+struct ns_pages_buffer {
+	char name[NS_PAGES_NAME_LEN];	/* "" for the top buffer */
+	char clock[64];
+	bool in_usecs;			/* times print as seconds.microseconds */
+	int first_cpu, nr_cpus;		/* its slots */
+};
+
+struct ns_pages *ns_pages_open_buffers(const char *path, struct tep_handle *tep,
+				       const char *const *want, int nr_want, char *err,
+				       size_t err_len);
+int ns_pages_top_cpus(const struct ns_pages *pages);
+int ns_pages_nr_buffers(const struct ns_pages *pages);
+const struct ns_pages_buffer *ns_pages_buffer(const struct ns_pages *pages, int buffer);
+int ns_pages_cpu_buffer(const struct ns_pages *pages, int cpu);
+int ns_pages_cpu_id(const struct ns_pages *pages, int cpu);
+/* The longest instance name of the file (all its buffers, read or not), 0 if none. */
+int ns_pages_name_width(const struct ns_pages *pages);
+
+/*
  * CPUs, as tracecmd_cpus() counts them (some may have no pages); CPU n is
  * tracecmd_read_cpu_first(h, n) and has record->cpu n.
  */

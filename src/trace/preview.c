@@ -135,7 +135,8 @@ static int print_head(struct ns_trace *trace, const struct ns_pages_record *r,
 	}
 	pthread_mutex_lock(&trace->tep_lock);
 	txt->pid = r->pid;
-	txt->cpu = r->cpu;
+	txt->cpu = ns_trace_cpu_number(trace, r->cpu);
+	txt->slot = r->cpu;
 	snprintf(txt->comm, sizeof(txt->comm), "%s", tep_data_comm_from_pid(trace->tep, r->pid));
 	ret = ns_trace_print_locked(trace, use, txt, time_raw, sizeof(time_raw));
 	pthread_mutex_unlock(&trace->tep_lock);

@@ -49,6 +49,7 @@
 #include "nurseshark/util.h"
 
 #define NS_ORDER_STRIDE 1024
+#define NS_PAGES_NAME_LEN_MAX 64	/* pages.h's NS_PAGES_NAME_LEN */
 #define NS_RECYCLE_BYTES (64ull << 20)
 
 /* Exported by libtracecmd but missing from its public header. */
@@ -275,6 +276,8 @@ struct ns_trace {
 	uint64_t *order;
 	uint64_t nr_order;
 	struct ns_tasks tasks;
+	/* libtracecmd's handles of the instance buffers read, by buffer; made when needed */
+	struct tracecmd_input **buf_handles;
 	/* sched_read.c: the sched events kept while indexing (ns_trace_open_sched()) */
 	struct ns_sched_capture *capture;
 };
@@ -307,7 +310,15 @@ void ns_sched_capture_free(struct ns_sched_capture *cap, int nr_cpus);
 struct ns_trace *ns_trace_open_capture(const char *path, bool capture, char *err,
 				       size_t err_len);
 
+/* streams.c */
+#define NS_TRACE_PREFIX_LEN	(NS_PAGES_NAME_LEN_MAX + 3)
+bool ns_trace_cpu_in_usecs(const struct ns_trace *trace, int cpu);
+void ns_trace_line_prefix(const struct ns_trace *trace, int cpu, char *buf, size_t len);
+struct tracecmd_input *ns_trace_buffer_handle(struct ns_trace *trace, int cpu);
+void ns_trace_close_buffer_handles(struct ns_trace *trace);
+
 /* index.c */
+int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len);
 int ns_index_prepare(struct ns_trace *trace);
 int ns_index_build(struct ns_trace *trace);
 

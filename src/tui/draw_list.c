@@ -43,6 +43,33 @@ static const struct {
 	[COL_INFO] = { "Info", 0 },
 };
 
+/*
+ * The CPU column: the CPU's number; with instance buffers (streams), an
+ * instance's CPU as "b1:0", so that the line says which stream it is from.
+ */
+static void cpu_cell(const struct ns_tui *t, int slot, int cpu, char *buf, size_t len)
+{
+	const char *name = ns_trace_stream_name(t->trace, ns_trace_cpu_stream(t->trace, slot));
+
+	if (*name)
+		snprintf(buf, len, "%.*s:%d", NS_TUI_STREAM_NAME_W, name, cpu);
+	else
+		snprintf(buf, len, "%d", cpu);
+}
+
+static int cpu_col_width(const struct ns_tui *t)
+{
+	int nr = ns_trace_nr_cpus(t->trace), w = ns_tui_digits(nr > 1 ? nr - 1 : 0), slot;
+	char buf[64];
+
+	for (slot = 0; ns_trace_nr_streams(t->trace) > 1 && slot < nr; slot++) {
+		cpu_cell(t, slot, ns_trace_cpu_number(t->trace, slot), buf, sizeof(buf));
+		if ((int)strlen(buf) > w)
+			w = (int)strlen(buf);
+	}
+	return w;
+}
+
 struct columns {
 	int x[NR_COLS];
 	int w[NR_COLS];
@@ -71,8 +98,7 @@ static void place_columns(const struct ns_tui *t, struct columns *c, int event_n
 	int i, x = 1, room;	/* column 0: the markers' gutter */
 
 	c->w[COL_NUM] = ns_tui_digits(n > 1 ? n - 1 : 0);
-	c->w[COL_CPU] = ns_tui_digits(ns_trace_nr_cpus(t->trace) > 1 ?
-				      ns_trace_nr_cpus(t->trace) - 1 : 0);
+	c->w[COL_CPU] = cpu_col_width(t);
 	if (c->w[COL_CPU] < 3)
 		c->w[COL_CPU] = 3;
 	c->w[COL_TIME] = ns_tui_ts_width(t);
@@ -218,7 +244,7 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 
 	ret = ns_trace_format(t->trace, pos->cpu, pos->idx, &t->txt);
 	if (ret) {
-		snprintf(buf, sizeof(buf), "%d", pos->cpu);
+		cpu_cell(t, pos->cpu, ns_trace_cpu_number(t->trace, pos->cpu), buf, sizeof(buf));
 		put_col(t, c, y, COL_CPU, buf, attr);
 		put_col(t, c, y, COL_INFO, ret == -ESTALE ? "(" NS_TRACE_CHANGED_MSG ")" :
 			"(this event cannot be read back from the file)",
@@ -227,7 +253,7 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 			ns_tui_message(t, "%s", NS_TRACE_CHANGED_MSG);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%d", t->txt.cpu);
+	cpu_cell(t, t->txt.slot, t->txt.cpu, buf, sizeof(buf));
 	put_col(t, c, y, COL_CPU, buf, attr);
 	/* config.ini's time-format = nsec: as trace-cmd report -t */
 	if (t->time_nsec) {
@@ -248,7 +274,7 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 	highlight(t, c, y, COL_TASK, NS_SEARCH_TASK, t->txt.comm, 0);
 	snprintf(buf, sizeof(buf), "%d", t->txt.pid);
 	highlight(t, c, y, COL_PID, NS_SEARCH_PID, buf, 0);
-	snprintf(buf, sizeof(buf), "%d", t->txt.cpu);
+	cpu_cell(t, t->txt.slot, t->txt.cpu, buf, sizeof(buf));
 	highlight(t, c, y, COL_CPU, NS_SEARCH_CPU, buf, 0);
 	highlight(t, c, y, COL_EVENT, NS_SEARCH_EVENT, t->txt.event, 0);
 	if (!t->txt.missed)

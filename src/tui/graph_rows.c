@@ -136,7 +136,7 @@ void ns_tui_graph_row_label(const struct ns_tui *t, int i, char *buf, size_t len
 	if (!g)
 		snprintf(buf, len, "%s", "");
 	else if (g->kind == NS_ROW_CPU)
-		snprintf(buf, len, "CPU%d", g->id);
+		ns_trace_cpu_label(t->trace, g->id, buf, len);
 	else if (g->kind == NS_ROW_PLOT)
 		ns_tui_plot_row_label(t, g->id, buf, len);
 	else
@@ -150,6 +150,12 @@ int ns_tui_graph_label_w(const struct ns_tui *t)
 
 	/* "CPU12", a blank, and a column for the arrows of scrolled rows */
 	w = 3 + ns_tui_digits(nr_cpus > 1 ? nr_cpus - 1 : 0) + 2;
+	/* with streams, "b1 CPU0" */
+	for (i = 0; ns_trace_nr_streams(t->trace) > 1 && i < nr_cpus; i++) {
+		ns_trace_cpu_label(t->trace, i, buf, sizeof(buf));
+		if ((int)strlen(buf) + 2 > w)
+			w = (int)strlen(buf) + 2;
+	}
 	for (i = 0; t->flt && i < t->rowset.nr_task; i++) {
 		ns_tui_task_label(t, ns_task_row_pid(t->rowset.task[i]), buf, sizeof(buf));
 		if ((int)strlen(buf) + 2 > w)

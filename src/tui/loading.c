@@ -18,7 +18,7 @@
 
 #include "tui-int.h"
 
-#define LABEL_W 7	/* "CPU12  " */
+#define LABEL_MIN_W 7	/* "CPU12  " */
 
 /* What the loading screen keeps between frames. */
 struct ns_tui_loading {
@@ -32,18 +32,33 @@ struct ns_tui_loading {
 };
 
 /* One CPU's row: a mark where indexed events are, a dot where it is not indexed yet. */
+/* The CPU labels' width: "CPU12  ", or "extra CPU12  " with instance buffers. */
+static int label_w(struct ns_trace *trace)
+{
+	int w = LABEL_MIN_W, cpu;
+	char label[32];
+
+	for (cpu = 0; ns_trace_nr_streams(trace) > 1 && cpu < ns_trace_nr_cpus(trace); cpu++) {
+		ns_trace_cpu_label(trace, cpu, label, sizeof(label));
+		if ((int)strlen(label) + 2 > w)
+			w = (int)strlen(label) + 2;
+	}
+	return w;
+}
+
 static void draw_cpu(struct ns_tui_loading *l, int y, int cpu, int cols,
 		     const struct ns_trace_progress *p, bool loading)
 {
+	int lw = label_w(l->trace);
 	struct ns_trace *trace = l->trace;
 	uint64_t n = ns_trace_cpu_nr_events(trace, cpu);
 	uint64_t last = n ? ns_trace_ev_ts(trace, cpu, n - 1) : 0;
 	uint64_t span = p->last_ns > p->first_ns ? p->last_ns - p->first_ns : 1;
-	char label[16];
+	char label[32];
 	int col;
 
-	snprintf(label, sizeof(label), "CPU%d", cpu);
-	ns_tui_put_text(stdscr, &l->glyphs, y, 0, LABEL_W, label, 0,
+	ns_trace_cpu_label(trace, cpu, label, sizeof(label));
+	ns_tui_put_text(stdscr, &l->glyphs, y, 0, lw, label, 0,
 			l->theme.attr[NS_ROLE_CPU_LABEL]);
 	for (col = 0; col < cols; col++) {
 		uint64_t a = p->first_ns + (uint64_t)((double)span * col / cols);
@@ -56,14 +71,14 @@ static void draw_cpu(struct ns_tui_loading *l, int y, int cpu, int cols,
 		if (i < n && ns_trace_ev_ts(trace, cpu, i) < b) {
 			int pid = ns_trace_ev_pid(trace, cpu, i);
 
-			ns_tui_put_glyph(stdscr, y, LABEL_W + col, l->glyphs.events,
+			ns_tui_put_glyph(stdscr, y, lw + col, l->glyphs.events,
 					 ns_tui_task_attr(&l->theme, pid));
 		} else if (a > last && loading) {
 			/* not indexed yet (or nothing there: we cannot tell yet) */
-			ns_tui_put_glyph(stdscr, y, LABEL_W + col, l->glyphs.utf8 ? L'\u00b7' : L'.',
+			ns_tui_put_glyph(stdscr, y, lw + col, l->glyphs.utf8 ? L'\u00b7' : L'.',
 					 l->theme.attr[NS_ROLE_RULER]);
 		} else {
-			ns_tui_put_glyph(stdscr, y, LABEL_W + col, L' ', A_NORMAL);
+			ns_tui_put_glyph(stdscr, y, lw + col, L' ', A_NORMAL);
 		}
 	}
 }
@@ -125,7 +140,8 @@ static void draw_status(struct ns_tui_loading *l, int y, int width,
 void ns_tui_loading_draw(struct ns_tui_loading *l)
 {
 	struct ns_trace_progress p;
-	int nr_cpus = ns_trace_nr_cpus(l->trace), cpus, cols = COLS - LABEL_W, y = 0, cpu;
+	int nr_cpus = ns_trace_nr_cpus(l->trace), lw = label_w(l->trace), cols = COLS - lw;
+	int cpus, y = 0, cpu;
 	char line[512], a[32], b[32];
 	bool loading = ns_trace_loading(l->trace, &p);
 
@@ -141,7 +157,7 @@ void ns_tui_loading_draw(struct ns_tui_loading *l)
 			draw_cpu(l, y++, cpu, cols, &p, loading);
 		ns_fmt_ts(a, sizeof(a), p.first_ns);
 		ns_fmt_ts(b, sizeof(b), p.last_ns);
-		snprintf(line, sizeof(line), "%*s%s", LABEL_W, "", a);
+		snprintf(line, sizeof(line), "%*s%s", lw, "", a);
 		ns_tui_put_text(stdscr, &l->glyphs, y, 0, COLS, line, 0,
 				l->theme.attr[NS_ROLE_RULER_LABEL]);
 		if ((int)strlen(b) < cols - (int)strlen(a) - 1)

@@ -150,7 +150,7 @@ static int load_cpus(struct ns_tui *t)
 		struct ns_tui_pick_item it = { .kind = NS_FILTER_CPU, .value = cpu };
 
 		it.count = ns_trace_cpu_nr_events(t->trace, cpu);
-		snprintf(it.name, sizeof(it.name), "CPU%d", cpu);
+		ns_trace_cpu_label(t->trace, cpu, it.name, sizeof(it.name));
 		ret = push_item(p, &it);
 	}
 	return ret;

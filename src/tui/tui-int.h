@@ -439,6 +439,7 @@ int ns_tui_put_text(WINDOW *win, const struct ns_tui_glyphs *g, int y, int x, in
 void ns_tui_put_glyph(WINDOW *win, int y, int x, wchar_t ch, attr_t attr);
 void ns_tui_fill(WINDOW *win, int y, int x, int width, attr_t attr);
 int ns_tui_digits(uint64_t v);
+#define NS_TUI_STREAM_NAME_W	6	/* an instance's name in the list's CPU column */
 int ns_tui_ts_width(const struct ns_tui *t);
 char *ns_tui_fmt_ts(const struct ns_tui *t, char *buf, size_t len, uint64_t ts_ns);
 char *ns_tui_fmt_delta(const struct ns_tui *t, char *buf, size_t len, int64_t delta_ns);

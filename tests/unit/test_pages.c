@@ -76,6 +76,8 @@ static uint64_t rec_hash(uint64_t h, const struct ns_pages_record *r)
 	return mix(h, (uint64_t)r->missed);
 }
 
+static const char *const top_only[] = { NS_PAGES_TOP_NAME };
+
 static struct tracecmd_input *open_tc(const char *path)
 {
 	struct tracecmd_input *h;
@@ -328,7 +330,8 @@ static void check_trace(const char *path, const char *name, long long expect_eve
 		free(c);
 		return;
 	}
-	pages = ns_pages_open(path, tracecmd_get_tep(o.h), err, sizeof(err));
+	/* the top buffer, which is what o.h reads (instances: check_instances()) */
+	pages = ns_pages_open_buffers(path, tracecmd_get_tep(o.h), top_only, 1, err, sizeof(err));
 	CHECK(pages != NULL, "fast reader opens %s%s%s", name, err[0] ? ": " : "", err);
 	if (!pages) {
 		tracecmd_close(o.h);
@@ -897,6 +900,56 @@ static void check_damaged(const char *dir, const char *sample)
 	free(in.d);
 }
 
+/*
+ * Every buffer: the instance's slots follow the top buffer's, and each
+ * reads the records libtracecmd's handle of that instance reads for its
+ * CPU, timestamps and sizes alike.
+ */
+static void check_instances(const char *path)
+{
+	struct tracecmd_input *h = open_tc(path), *ih;
+	struct ns_pages *pages;
+	char err[256] = "";
+	int slot, bad = 0, checked = 0;
+
+	if (!h) {
+		FAIL("libtracecmd opens %s", path);
+		return;
+	}
+	pages = ns_pages_open(path, tracecmd_get_tep(h), err, sizeof(err));
+	ih = tracecmd_buffer_instances(h) == 1 ? tracecmd_buffer_instance_handle(h, 0) : NULL;
+	CHECK(pages && ih && ns_pages_nr_buffers(pages) == 2 &&
+	      ns_pages_nr_cpus(pages) == tracecmd_cpus(h) + tracecmd_cpus(ih) &&
+	      ns_pages_top_cpus(pages) == tracecmd_cpus(h) && ns_pages_name_width(pages) == 5 &&
+	      !strcmp(ns_pages_buffer(pages, 1)->name, "extra"),
+	      "instance.dat: the top buffer's CPUs, then extra's (%s)", err);
+	for (slot = pages && ih ? ns_pages_top_cpus(pages) : 0;
+	     pages && ih && slot < ns_pages_nr_cpus(pages); slot++) {
+		struct ns_pages_iter *it = ns_pages_iter_open(pages, slot, 0, UINT64_MAX);
+		int cpu = ns_pages_cpu_id(pages, slot);
+		struct ns_pages_record r;
+		struct tep_record *rec;
+
+		for (rec = tracecmd_read_cpu_first(ih, cpu); rec;
+		     rec = tracecmd_read_data(ih, cpu)) {
+			if (ns_pages_iter_next(it, &r) != 1 || r.ts_ns != rec->ts ||
+			    r.size != (uint32_t)rec->size)
+				bad++;
+			checked++;
+			tracecmd_free_record(rec);
+		}
+		if (ns_pages_iter_next(it, &r) != 0)
+			bad++;
+		ns_pages_iter_close(it);
+	}
+	CHECK(!bad && checked > 100, "instance.dat: extra's slots read libtracecmd's %d records of "
+	      "its handle (%d differ)", checked, bad);
+	if (ih)
+		tracecmd_close(ih);
+	ns_pages_close(pages);
+	tracecmd_close(h);
+}
+
 int main(void)
 {
 	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
@@ -917,6 +970,8 @@ int main(void)
 	}
 	for (i = 0; i < l.n; i++)
 		check_trace(l.path[i], base_name(l.path[i]), -1, NULL);
+	snprintf(path, sizeof(path), "%s/tests/data/instance.dat", top);
+	check_instances(path);
 
 	snprintf(sample, sizeof(sample), "%s/contrib/sample.dat", top);
 	if (!mkdtemp(dir)) {

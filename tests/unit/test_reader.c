@@ -161,15 +161,17 @@ static void check_mappings(struct ns_trace *t, const char *path)
 
 /*
  * A trace with an instance buffer: report prints the instance's events too,
- * prefixed "extra:", and pads the top buffer's lines to match. Until
- * instances are shown, the top buffer must be exactly report's other lines.
+ * prefixed "extra:", and pads the top buffer's lines to match; every buffer
+ * is a stream, so the export is report's, byte for byte, and the streams
+ * are named and numbered as report numbers their CPUs.
  */
 static void check_instance(void)
 {
 	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
-	char path[4096], err[256], *ours = NULL, *theirs, *a, *b, *sa = NULL, *sb = NULL;
-	size_t olen = 0, tlen, lines = 0, bad = 0;
+	char path[4096], err[256], label[64], *ours = NULL, *theirs;
+	size_t olen = 0, tlen;
 	struct ns_trace *t;
+	int nr, first;
 	FILE *mem;
 
 	snprintf(path, sizeof(path), "%s/tests/data/instance.dat", top);
@@ -182,23 +184,19 @@ static void check_instance(void)
 	ns_trace_export(t, mem, 0, ns_trace_nr_events(t));
 	fclose(mem);
 	theirs = slurp_cmd("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
-	a = strtok_r(ours, "\n", &sa);
-	for (b = strtok_r(theirs, "\n", &sb); b; b = strtok_r(NULL, "\n", &sb)) {
-		if (!strncmp(b, "extra:", 6))
-			continue;
-		while (*b == ' ')
-			b++;
-		while (a && *a == ' ')
-			a++;
-		if (!a || strcmp(a, b)) {
-			if (!bad++)
-				printf("  ours:   %s\n  report: %s\n", a ? a : "(end)", b);
-		}
-		lines++;
-		a = strtok_r(NULL, "\n", &sa);
-	}
-	CHECK(!bad && !a && lines > 1, "instance trace: the top buffer is report's %zu other lines",
-	      lines);
+	CHECK(theirs && strstr(theirs, "\nextra: ") && olen == tlen && !memcmp(ours, theirs, tlen),
+	      "instance trace: the export of both buffers is report's, byte for byte (%zu bytes)",
+	      tlen);
+	first = ns_trace_stream_first_cpu(t, 1, &nr);
+	CHECK(ns_trace_nr_streams(t) == 2 && !strcmp(ns_trace_stream_name(t, 0), "") &&
+	      !strcmp(ns_trace_stream_name(t, 1), "extra") && first == 2 && nr == 2 &&
+	      ns_trace_nr_cpus(t) == 4 && ns_trace_cpu_stream(t, 3) == 1 &&
+	      ns_trace_cpu_number(t, 3) == 1 && ns_trace_stream_of_name(t, "extra") == 1 &&
+	      ns_trace_stream_of_name(t, "top") == 0 && ns_trace_stream_of_name(t, "x") < 0,
+	      "instance trace: streams top (CPUs 0-1) and extra (slots 2-3, its CPUs 0-1)");
+	ns_trace_cpu_label(t, 2, label, sizeof(label));
+	CHECK(!strcmp(label, "extra CPU0"), "instance trace: slot 2 is labelled 'extra CPU0' ('%s')",
+	      label);
 	free(ours);
 	free(theirs);
 	ns_trace_close(t);

@@ -98,6 +98,7 @@ struct sw {
 
 struct oracle {
 	int nr_cpus;
+	int top_cpus;		/* the top buffer's; the instances' follow */
 	uint64_t *first_ts;	/* per CPU, UINT64_MAX: no event */
 	uint64_t last_ts;
 	struct sw *sw;
@@ -106,52 +107,76 @@ struct oracle {
 	long long *lost;
 };
 
-static int oracle_load(const char *path, struct oracle *o)
+/* Read @h's records into @o, its CPU n as CPU @base + n (instances follow the top). */
+static int oracle_read(struct oracle *o, struct tracecmd_input *h, int base)
 {
-	struct tracecmd_input *h = tracecmd_open(path, 0);
 	struct tep_format_field *fp, *fn;
-	struct tep_handle *tep;
+	struct tep_handle *tep = tracecmd_get_tep(h);
 	struct tep_event *swe;
 	struct tep_record *rec;
-	int cpu;
+	int cpu, n = tracecmd_cpus(h);
 
-	memset(o, 0, sizeof(*o));
-	if (!h)
-		return -EIO;
-	tep = tracecmd_get_tep(h);
-	o->nr_cpus = tracecmd_cpus(h);
-	o->first_ts = malloc(o->nr_cpus * sizeof(*o->first_ts));
-	o->drops = calloc(o->nr_cpus, sizeof(*o->drops));
-	o->lost = calloc(o->nr_cpus, sizeof(*o->lost));
-	for (cpu = 0; cpu < o->nr_cpus; cpu++)
+	o->nr_cpus = base + n;
+	o->first_ts = realloc(o->first_ts, o->nr_cpus * sizeof(*o->first_ts));
+	o->drops = realloc(o->drops, o->nr_cpus * sizeof(*o->drops));
+	o->lost = realloc(o->lost, o->nr_cpus * sizeof(*o->lost));
+	if (!o->first_ts || !o->drops || !o->lost)
+		return -ENOMEM;
+	for (cpu = base; cpu < o->nr_cpus; cpu++) {
 		o->first_ts[cpu] = UINT64_MAX;
+		o->drops[cpu] = 0;
+		o->lost[cpu] = 0;
+	}
 	swe = tep_find_event_by_name(tep, "sched", "sched_switch");
 	fp = swe ? tep_find_field(swe, "prev_pid") : NULL;
 	fn = swe ? tep_find_field(swe, "next_pid") : NULL;
 	while ((rec = tracecmd_read_next_data(h, &cpu))) {
+		cpu += base;
 		if (o->first_ts[cpu] == UINT64_MAX)
 			o->first_ts[cpu] = rec->ts;
-		o->last_ts = rec->ts;
+		if (rec->ts > o->last_ts)
+			o->last_ts = rec->ts;
 		if (rec->missed_events) {
 			o->drops[cpu]++;
 			if (rec->missed_events > 0)
 				o->lost[cpu] += rec->missed_events;
 		}
 		if (swe && tep_data_type(tep, rec) == swe->id) {
-			unsigned long long p, n;
+			unsigned long long p, nx;
 
 			tep_read_number_field(fp, rec->data, &p);
-			tep_read_number_field(fn, rec->data, &n);
+			tep_read_number_field(fn, rec->data, &nx);
 			if (o->nr_sw == o->cap_sw) {
 				o->cap_sw = o->cap_sw ? o->cap_sw * 2 : 4096;
 				o->sw = realloc(o->sw, o->cap_sw * sizeof(*o->sw));
 			}
-			o->sw[o->nr_sw++] = (struct sw){ rec->ts, cpu, (int)p, (int)n };
+			o->sw[o->nr_sw++] = (struct sw){ rec->ts, cpu, (int)p, (int)nx };
 		}
 		tracecmd_free_record(rec);
 	}
-	tracecmd_close(h);
 	return 0;
+}
+
+/* The top buffer, then each instance buffer, as the trace numbers their CPUs. */
+static int oracle_load(const char *path, struct oracle *o)
+{
+	struct tracecmd_input *h = tracecmd_open(path, 0);
+	int i, ret;
+
+	memset(o, 0, sizeof(*o));
+	if (!h)
+		return -EIO;
+	ret = oracle_read(o, h, 0);
+	o->top_cpus = o->nr_cpus;
+	for (i = 0; !ret && i < tracecmd_buffer_instances(h); i++) {
+		struct tracecmd_input *ih = tracecmd_buffer_instance_handle(h, i);
+
+		ret = ih ? oracle_read(o, ih, o->nr_cpus) : -EIO;
+		if (ih)
+			tracecmd_close(ih);
+	}
+	tracecmd_close(h);
+	return ret;
 }
 
 static void oracle_free(struct oracle *o)
@@ -926,7 +951,8 @@ int main(void)
 		b = a + span / 3 * 2 + 7;
 		a += span / 3 + 1;
 		check_cpu_time(t, &o, a, b, -1, name, "over the middle third");
-		check_cpu_time(t, &o, a, b, o.nr_cpus - 1, name, "on the last CPU (--cpu)");
+		check_cpu_time(t, &o, a, b, o.top_cpus - 1, name,
+			       "on the top buffer's last CPU (--cpu)");
 		check_drops(t, &o, name);
 		check_report_w(t, l.path[i], name);
 		check_additive(t, name);
