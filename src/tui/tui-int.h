@@ -367,6 +367,9 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 void ns_tui_close(struct ns_tui *t);
 void ns_tui_draw(struct ns_tui *t);
 
+/* hscroll.c */
+void ns_tui_hscroll(SCREEN *sp);
+
 /* layout.c */
 int ns_tui_layout(struct ns_tui *t, int cols, int rows);
 void ns_tui_free_windows(struct ns_tui *t);
