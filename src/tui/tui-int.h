@@ -336,6 +336,7 @@ enum ns_tui_sched_jump {
 };
 struct ns_sched;
 void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len);
+void ns_tui_sched_ctx_fit(struct ns_tui *t, char *buf, size_t len, int width);
 void ns_tui_sched_free(struct ns_tui *t);
 
 /* setup.c: the parts beyond the panes (filtering, graph rows, prompt, picker) */
