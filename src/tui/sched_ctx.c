@@ -56,42 +56,42 @@ static int selected_ctx(struct ns_tui *t, int *pid, struct ns_sched_ctx *ctx, in
 }
 
 /*
- * The context in one of four forms, from the fullest to the most compact
- * (@form 0 to 3): "pid 15 running lat 41.171us by gzip-17054", then the
- * waker by its pid alone ("... by 17054"), then "15 running 41.171us <17054",
- * then "15 running".
+ * The context in one of its forms, from the fullest to the most compact
+ * (@form 0 to NS_CTX_FORMS - 1): "pid 15 running lat 41.171us by gzip-17054",
+ * the waker by pid ("... by 17054"), "pid 15 running 41.171us <17054",
+ * "pid 15 running 41.171us", "15 running 41.171us <17054", "15 running
+ * 41.171us", "pid 15 running". Each keeps "pid N" first where it can, so
+ * that a list step from one form to another sends few bytes.
  */
+#define NS_CTX_FORMS 7
+
 static void ctx_form(struct ns_tui *t, int pid, const struct ns_sched_ctx *ctx, int kind,
 		     int form, char *buf, size_t len)
 {
+	static const struct {
+		const char *pid, *lat, *by;	/* NULL: left out */
+	} forms[NS_CTX_FORMS] = {
+		{ "pid ", " lat ", " by " }, { "pid ", " lat ", " by " },
+		{ "pid ", " ", " <" }, { "pid ", " ", NULL },
+		{ "", " ", " <" }, { "", " ", NULL }, { "pid ", NULL, NULL },
+	};
 	char waker[48] = "", lat[32] = "";
 	const char *state = ns_task_state_name(ctx->state);
 	bool with_lat = (kind == NS_SCHED_SWITCH || kind == NS_SCHED_WAKEUP ||
-			 kind == NS_SCHED_WAKEUP_NEW) && ctx->latency_ns >= 0;
+			 kind == NS_SCHED_WAKEUP_NEW) && ctx->latency_ns >= 0 && forms[form].lat;
 
 	if (with_lat)
-		snprintf(lat, sizeof(lat), "%lld.%03lldus", (long long)(ctx->latency_ns / 1000),
-			 (long long)(ctx->latency_ns % 1000));
-	if (with_lat && ctx->waker >= 0) {
+		snprintf(lat, sizeof(lat), "%s%lld.%03lldus", forms[form].lat,
+			 (long long)(ctx->latency_ns / 1000), (long long)(ctx->latency_ns % 1000));
+	if (with_lat && ctx->waker >= 0 && forms[form].by) {
+		size_t n = (size_t)snprintf(waker, sizeof(waker), "%s", forms[form].by);
+
 		if (form == 0)
-			ns_tui_task_label(t, ctx->waker, waker, sizeof(waker));
+			ns_tui_task_label(t, ctx->waker, waker + n, sizeof(waker) - n);
 		else
-			snprintf(waker, sizeof(waker), "%d", ctx->waker);
+			snprintf(waker + n, sizeof(waker) - n, "%d", ctx->waker);
 	}
-	switch (form) {
-	case 0:
-	case 1:
-		snprintf(buf, len, "pid %d %s%s%s%s%s", pid, state, with_lat ? " lat " : "", lat,
-			 waker[0] ? " by " : "", waker);
-		break;
-	case 2:
-		snprintf(buf, len, "%d %s%s%s%s%s", pid, state, with_lat ? " " : "", lat,
-			 waker[0] ? " <" : "", waker);
-		break;
-	default:
-		snprintf(buf, len, "%d %s", pid, state);
-		break;
-	}
+	snprintf(buf, len, "%s%d %s%s%s", forms[form].pid, pid, state, lat, waker);
 }
 
 /**
@@ -103,9 +103,8 @@ static void ctx_form(struct ns_tui *t, int pid, const struct ns_sched_ctx *ctx, 
  *
  * "pid 15 running lat 41.171us by gzip-17054": its state then and, for a
  * switch-in or a wakeup, its wakeup latency and who woke it. Where the full
- * form is wider than @width, the most of it that fits: the waker by pid,
- * then "15 running 41.171us <17054", then "15 running" (the detail view
- * says it in full).
+ * form is wider than @width, the most of it that fits (ctx_form(); the
+ * detail view says it in full).
  */
 void ns_tui_sched_ctx_fit(struct ns_tui *t, char *buf, size_t len, int width)
 {
@@ -115,7 +114,7 @@ void ns_tui_sched_ctx_fit(struct ns_tui *t, char *buf, size_t len, int width)
 	buf[0] = '\0';
 	if (selected_ctx(t, &pid, &ctx, &kind))
 		return;
-	for (form = 0; form < 4; form++) {
+	for (form = 0; form < NS_CTX_FORMS; form++) {
 		ctx_form(t, pid, &ctx, kind, form, buf, len);
 		if (width <= 0 || (int)strlen(buf) <= width)
 			break;
