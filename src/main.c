@@ -126,10 +126,10 @@ static void usage(FILE *out)
 		"  --keys-table          print the key bindings as man page source\n"
 		"  --commands-table      print the : commands as man page source\n"
 		"  --stats               load, time redraws, zoom, pan and list page steps off\n"
-		"                        screen, a search of every event's info for\n"
-		"                        $NS_BENCH_SEARCH and a filter by $NS_BENCH_FILTER\n"
-		"                        (-F syntax; either empty: not done), print the\n"
-		"                        figures (for make bench)\n"
+		"                        screen, a search of every event's info, then of\n"
+		"                        its whole line, for $NS_BENCH_SEARCH and a filter\n"
+		"                        by $NS_BENCH_FILTER (-F syntax; either empty: not\n"
+		"                        done), print the figures (for make bench)\n"
 		"  -h, --help            this help\n"
 		"  --version             the version\n"
 		"\n"
@@ -150,8 +150,9 @@ static double now_ms(clockid_t clock)
  * --stats: the figures `make bench` quotes, one "name value" per line. What
  * it searches for and filters by comes from the environment, so that
  * tests/bench.sh can give the same text to `trace-cmd report | grep` and the
- * same expression to `trace-cmd report -F`: NS_BENCH_SEARCH (a text no info
- * holds, so that every event is read; empty: no search) and NS_BENCH_FILTER
+ * same expression to `trace-cmd report -F`: NS_BENCH_SEARCH (a text no line
+ * holds, so that every event is read; searched for in the info column, then
+ * in the whole line; empty: no search) and NS_BENCH_FILTER
  * (an -F expression; empty: no filter).
  */
 #define STATS_SEARCH	"nurseshark-bench-no-such-text"
@@ -164,10 +165,15 @@ static const char *stats_env(const char *name, const char *dflt)
 	return v ? v : dflt;
 }
 
-/* A search of the info column over every row, in the TUI's steps. */
-static int stats_search(struct ns_trace *trace, const char *text, char *err, size_t err_len)
+/*
+ * A search over every row, in the TUI's steps, of one column (@what
+ * "search": the info, as before) or of the whole line as `trace-cmd
+ * report` prints it (@what "search_line": what `/TEXT` looks at).
+ */
+static int stats_search(struct ns_trace *trace, const char *text, int column, const char *what,
+			char *err, size_t err_len)
 {
-	struct ns_search_spec spec = { .column = NS_SEARCH_INFO, .mode = NS_SEARCH_CONTAINS };
+	struct ns_search_spec spec = { .column = column, .mode = NS_SEARCH_CONTAINS };
 	struct ns_search_job *job = NULL;
 	struct ns_search *s;
 	uint64_t done = 0, total = 0;
@@ -189,9 +195,9 @@ static int stats_search(struct ns_trace *trace, const char *text, char *err, siz
 		ret = ns_search_step(job, 512);
 	if (ret == 1 || ret == -ENOENT) {
 		ns_search_progress(job, &done, &total);
-		printf("search_ms %.0f\n", now_ms(CLOCK_MONOTONIC) - t0);
-		printf("search_events %llu\n", (unsigned long long)done);
-		printf("search_found %d\n", ret == 1);
+		printf("%s_ms %.0f\n", what, now_ms(CLOCK_MONOTONIC) - t0);
+		printf("%s_events %llu\n", what, (unsigned long long)done);
+		printf("%s_found %d\n", what, ret == 1);
 		ret = 0;
 	} else {
 		snprintf(err, err_len, "the search: %s", strerror(-ret));
@@ -280,7 +286,10 @@ static int print_stats(const char *file, char *err, size_t err_len)
 	}
 	fflush(stdout);		/* the figures so far, should a later one fail */
 	if (!ret && *search)
-		ret = stats_search(trace, search, err, err_len);
+		ret = stats_search(trace, search, NS_SEARCH_INFO, "search", err, err_len);
+	fflush(stdout);
+	if (!ret && *search)
+		ret = stats_search(trace, search, NS_SEARCH_ANY, "search_line", err, err_len);
 	fflush(stdout);
 	if (!ret && *filter)
 		ret = stats_filter(trace, filter, err, err_len);

@@ -325,6 +325,10 @@ int ns_index_build(struct ns_trace *trace);
 /* clock.c */
 void ns_trace_clock_guard(void);
 
+/* kallsyms.c */
+void ns_trace_kallsyms_keep(void);
+void ns_trace_kallsyms_skip(void);
+
 /* open.c */
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
 int ns_trace_recycle(struct ns_trace *trace);

@@ -26,6 +26,7 @@ struct detail {
 	size_t line_size;
 	struct ns_event_detail d;
 	int ok;				/* the event could be read back */
+	char sched[160];		/* its task's scheduling context, in full, or "" */
 	int top;			/* first line shown */
 	int nr_lines;			/* at the last frame's width */
 };
@@ -140,6 +141,10 @@ static void walk(struct pass *p, struct detail *s)
 		 s->txt.time, s->txt.comm, s->txt.pid, d->system, d->name);
 	wrapped(p, buf, 0, 2, NS_ROLE_HELP);
 	latency(p, s->txt.latency);
+	if (s->sched[0]) {
+		snprintf(buf, sizeof(buf), "Scheduling: %s", s->sched);
+		wrapped(p, buf, 0, 2, NS_ROLE_HELP);
+	}
 	snprintf(buf, sizeof(buf), "Buffer: the top one; page %llu of %llu of CPU %d (%d bytes, "
 		 "file offset 0x%llx), record at 0x%llx",
 		 (unsigned long long)d->page_nr + 1, (unsigned long long)d->nr_pages, s->txt.cpu,
@@ -298,6 +303,8 @@ void ns_tui_detail_open(struct ns_tui *t, int unused)
 	s->ok = !ns_trace_format_line(t->trace, pos.cpu, pos.idx, s->row, &s->txt, &s->line,
 				      &s->line_size) &&
 		!ns_trace_event_detail(t->trace, pos.cpu, pos.idx, &s->d);
+	/* the bar may have room for a compact form only */
+	ns_tui_sched_ctx_text(t, s->sched, sizeof(s->sched));
 	if (ns_tui_layer_push(t, &detail_layer, s)) {
 		close_detail(t, s);
 		ns_tui_message(t, "Too many overlays open");

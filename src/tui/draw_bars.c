@@ -116,8 +116,9 @@ void ns_tui_draw_bar(struct ns_tui *t)
 			ctx_y = y;
 		}
 	}
-	ns_tui_sched_ctx_text(t, ctx, sizeof(ctx));
 	ctx_x += (int)strlen(NS_TUI_BAR_GAP);
+	/* what fits: a compact form at narrow widths, the full one in the detail view */
+	ns_tui_sched_ctx_fit(t, ctx, sizeof(ctx), t->lay.cols - ctx_x);
 	if (ctx[0] && ctx_x < t->lay.cols)
 		ns_tui_put_text(t->bar, &t->glyphs, ctx_y, ctx_x, t->lay.cols - ctx_x, ctx, 0,
 				t->theme.attr[NS_ROLE_BAR]);

@@ -55,31 +55,69 @@ static int selected_ctx(struct ns_tui *t, int *pid, struct ns_sched_ctx *ctx, in
 	return 0;
 }
 
-/**
- * ns_tui_sched_ctx_text - the bar's words on the selected event's task
- * "pid 1234 running", and for a switch-in or a wakeup "lat 5.388us by
- * work2.sh-15974"; the most wanted first, as a narrow bar cuts the end.
- * Empty when there is nothing to say.
+/*
+ * The context in one of its forms, from the fullest to the most compact
+ * (@form 0 to NS_CTX_FORMS - 1): "pid 15 running lat 41.171us by gzip-17054",
+ * the waker by pid ("... by 17054"), "pid 15 running 41.171us <17054",
+ * "pid 15 running 41.171us", "15 running 41.171us <17054", "15 running
+ * 41.171us", "pid 15 running". Each keeps "pid N" first where it can, so
+ * that a list step from one form to another sends few bytes.
  */
-void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len)
+#define NS_CTX_FORMS 7
+
+static void ctx_form(struct ns_tui *t, int pid, const struct ns_sched_ctx *ctx, int kind,
+		     int form, char *buf, size_t len)
+{
+	static const struct {
+		const char *pid, *lat, *by;	/* NULL: left out */
+	} forms[NS_CTX_FORMS] = {
+		{ "pid ", " lat ", " by " }, { "pid ", " lat ", " by " },
+		{ "pid ", " ", " <" }, { "pid ", " ", NULL },
+		{ "", " ", " <" }, { "", " ", NULL }, { "pid ", NULL, NULL },
+	};
+	char waker[48] = "", lat[32] = "";
+	const char *state = ns_task_state_name(ctx->state);
+	bool with_lat = (kind == NS_SCHED_SWITCH || kind == NS_SCHED_WAKEUP ||
+			 kind == NS_SCHED_WAKEUP_NEW) && ctx->latency_ns >= 0 && forms[form].lat;
+
+	if (with_lat)
+		snprintf(lat, sizeof(lat), "%s%lld.%03lldus", forms[form].lat,
+			 (long long)(ctx->latency_ns / 1000), (long long)(ctx->latency_ns % 1000));
+	if (with_lat && ctx->waker >= 0 && forms[form].by) {
+		size_t n = (size_t)snprintf(waker, sizeof(waker), "%s", forms[form].by);
+
+		if (form == 0)
+			ns_tui_task_label(t, ctx->waker, waker + n, sizeof(waker) - n);
+		else
+			snprintf(waker + n, sizeof(waker) - n, "%d", ctx->waker);
+	}
+	snprintf(buf, len, "%s%d %s%s%s", forms[form].pid, pid, state, lat, waker);
+}
+
+/**
+ * ns_tui_sched_ctx_fit - the bar's words on the selected event's task
+ * @t: the screen state
+ * @buf: where they go ("" when the event has no scheduling context)
+ * @len: its size
+ * @width: the columns they must fit in; 0 or less: no limit, the full form
+ *
+ * "pid 15 running lat 41.171us by gzip-17054": its state then and, for a
+ * switch-in or a wakeup, its wakeup latency and who woke it. Where the full
+ * form is wider than @width, the most of it that fits (ctx_form(); the
+ * detail view says it in full).
+ */
+void ns_tui_sched_ctx_fit(struct ns_tui *t, char *buf, size_t len, int width)
 {
 	struct ns_sched_ctx ctx;
-	char waker[48];
-	int pid, kind, n;
+	int pid, kind, form;
 
 	buf[0] = '\0';
 	if (selected_ctx(t, &pid, &ctx, &kind))
 		return;
-	n = snprintf(buf, len, "pid %d %s", pid, ns_task_state_name(ctx.state));
-	if (kind != NS_SCHED_SWITCH && kind != NS_SCHED_WAKEUP && kind != NS_SCHED_WAKEUP_NEW)
-		return;
-	if (ctx.latency_ns < 0 || n >= (int)len)
-		return;
-	n += snprintf(buf + n, len - n, " lat %lld.%03lldus", (long long)(ctx.latency_ns / 1000),
-		      (long long)(ctx.latency_ns % 1000));
-	if (ctx.waker >= 0 && n < (int)len) {
-		ns_tui_task_label(t, ctx.waker, waker, sizeof(waker));
-		snprintf(buf + n, len - n, " by %s", waker);
+	for (form = 0; form < NS_CTX_FORMS; form++) {
+		ctx_form(t, pid, &ctx, kind, form, buf, len);
+		if (width <= 0 || (int)strlen(buf) <= width)
+			break;
 	}
 }
 
@@ -142,4 +180,15 @@ void ns_tui_act_latency_markers(struct ns_tui *t, int unused)
 	ns_view_set_marker(&t->view, NS_MARKER_A);
 	select_ref(t, &ctx.switch_in);
 	ns_view_set_marker(&t->view, NS_MARKER_B);
+}
+
+/**
+ * ns_tui_sched_ctx_text - the selected event's scheduling context in full
+ * @t: the screen state
+ * @buf: where it goes ("" when the event has none)
+ * @len: its size
+ */
+void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len)
+{
+	ns_tui_sched_ctx_fit(t, buf, len, 0);
 }

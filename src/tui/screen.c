@@ -36,6 +36,8 @@ static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t stop_signal;	/* SIGTSTP: stop once the tty is back */
 static volatile sig_atomic_t cont_signal;	/* SIGCONT: take the tty again */
 static pid_t screen_pid;			/* who set the handlers up */
+/* The terminal, from the loading screen to the viewer's last frame (none: --snapshot). */
+static SCREEN *term_scr;
 
 static void on_quit_signal(int sig)
 {
@@ -282,6 +284,7 @@ void ns_tui_draw(struct ns_tui *t)
 	wnoutrefresh(t->list);
 	wnoutrefresh(t->status);
 	ns_tui_draw_layers(t);
+	ns_tui_hscroll(term_scr);
 	doupdate();
 }
 
@@ -341,8 +344,7 @@ int ns_tui_run(struct ns_trace *trace, char *err, size_t err_len)
 	return ns_tui_run_setup(trace, NULL, err, err_len);
 }
 
-/* The terminal, from the loading screen to the viewer's last frame. */
-static SCREEN *term_scr;
+/* The terminal's saved signals, from the loading screen to the viewer's last frame. */
 static struct saved_signals term_saved;
 
 static void term_end(void);

@@ -354,6 +354,7 @@ enum ns_tui_sched_jump {
 };
 struct ns_sched;
 void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len);
+void ns_tui_sched_ctx_fit(struct ns_tui *t, char *buf, size_t len, int width);
 void ns_tui_sched_free(struct ns_tui *t);
 
 /* live.c: nurseshark live */
@@ -411,6 +412,9 @@ int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_se
 		char *err, size_t err_len);
 void ns_tui_close(struct ns_tui *t);
 void ns_tui_draw(struct ns_tui *t);
+
+/* hscroll.c */
+void ns_tui_hscroll(SCREEN *sp);
 
 /* layout.c */
 int ns_tui_layout(struct ns_tui *t, int cols, int rows);
