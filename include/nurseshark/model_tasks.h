@@ -18,7 +18,7 @@ struct ns_task_info {
 	int pid;
 	const char *comm;	/* ns_trace_task_comm(): valid while the trace is open */
 	uint64_t nr_events;	/* events recorded with this pid */
-	uint64_t cpu_ns;	/* time it ran, summed over the CPUs' runs (sched_switch) */
+	uint64_t cpu_ns;	/* time it ran, summed over the CPUs' runs (struct ns_run) */
 };
 
 /**
