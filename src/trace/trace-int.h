@@ -224,6 +224,8 @@ struct ns_cpu {
 	uint64_t cur_page;		/* libtracecmd path: the page read last */
 	_Atomic uint64_t done_pages;	/* pages of this CPU indexed, for the progress bar */
 	uint64_t last_ts;		/* while indexing: the last event's timestamp */
+	int32_t switch_prev;		/* while indexing: the last switch's prev_pid while
+					 * only its events follow it (index.c), else -1 */
 	bool unsorted;			/* a timestamp went back (damaged, or odd clocks) */
 };
 

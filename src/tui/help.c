@@ -25,7 +25,7 @@ static const char *const help_tail[] = {
 	"  graph zooms to the columns dragged over.",
 	"",
 	"Graph: %lc events recorded  %lc a task ran  %lc idle  %lc markers A, B, selection",
-	"  %lc events lost there, on a CPU row (next-drop and prev-drop, above, select them)",
+	"  %lc events lost there, on CPU rows (next-drop, prev-drop select them)",
 	"Task rows (R, the task picker) follow the CPU rows; a column shows the first",
 	"  state the task was in, in this order:",
 	NULL,	/* the legend of the task states, from their table */

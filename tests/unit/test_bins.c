@@ -3,7 +3,8 @@
  * Time bins against an independent computation: this test reads the trace
  * again through libtracecmd itself (not through our index), rebuilds who ran
  * on each CPU from the sched_switch records (and from the events: each is
- * recorded by the task running, so one of another task starts its run;
+ * recorded by the task running, so one of another task starts its run,
+ * but for those of the prev_pid right after a switch, its stack trace;
  * lost events end the run under way: nobody's time until the next event),
  * sums each column exactly, and
  * compares. Columns with at most NS_BINS_EXACT_RUNS switches must match
@@ -57,7 +58,7 @@ static int load_truth(const char *path, struct truth *tr)
 		struct cpu_truth *c = &tr->cpus[cpu];
 		struct tep_record *rec;
 		size_t cap = 0;
-		int cur = -2, pid;
+		int cur = -2, pid, trailer = -1;
 
 		for (rec = tracecmd_read_cpu_first(h, cpu); rec; rec = tracecmd_read_data(h, cpu)) {
 			unsigned long long next;
@@ -69,18 +70,26 @@ static int load_truth(const char *path, struct truth *tr)
 			if (rec->missed_events && c->nr_ts && cur >= 0) {
 				push_span(c, c->ts[c->nr_ts - 1], -1);
 				cur = -1;
+				trailer = -1;
 			}
 			pid = tep_data_pid(tep, rec);
-			if (pid != cur) {
-				push_span(c, rec->ts, pid);
-				cur = pid;
+			/* a switch's stack trace (-T) still has its prev_pid: no run */
+			if (pid != trailer) {
+				trailer = -1;
+				if (pid != cur) {
+					push_span(c, rec->ts, pid);
+					cur = pid;
+				}
 			}
 			c->ts[c->nr_ts++] = rec->ts;
 			if (rec->ts > tr->last_ns)
 				tr->last_ns = rec->ts;
 			if (sw && tep_data_type(tep, rec) == sw->id &&
 			    !tep_get_field_val(NULL, sw, "next_pid", rec, &next, 0)) {
+				if (cur != pid)	/* it ran, to switch away */
+					push_span(c, rec->ts, pid);
 				push_span(c, rec->ts, (int)next);
+				trailer = pid != (int)next ? pid : -1;
 				cur = (int)next;
 			}
 			tracecmd_free_record(rec);
