@@ -141,27 +141,23 @@ static int add_run(struct ns_cpu *c, uint64_t ts, int pid, int kind)
  * Event @idx (of @pid, at @ts) was recorded by the task running: lost
  * events before it end the run under way (who ran then is not known), and
  * a task other than the one running ran from this event on, with no
- * sched_switch to say so (struct ns_run). Except the events that the
- * switch's own tracepoint writes after it with its prev_pid (the stack
- * trace of `record -T`), until another task's event. A pid change the
- * switches do not explain is rare where sched_switch is recorded: 16
- * bytes each.
+ * sched_switch to say so (struct ns_run). But not a stack trace (@stack):
+ * written right after the event it belongs to, by its context (after a
+ * sched_switch, with its prev_pid). A pid change the switches do not
+ * explain is rare where sched_switch is recorded: 16 bytes each.
  */
-static int note_runner(struct ns_cpu *c, uint64_t idx, uint64_t ts, int pid, bool lost)
+static int note_runner(struct ns_cpu *c, uint64_t idx, uint64_t ts, int pid, bool lost,
+		       bool stack)
 {
 	int ret;
 
-	if (!idx)
-		c->switch_prev = -1;
 	if (lost && idx && c->nr_runs && c->runs[c->nr_runs - 1].pid >= 0) {
-		c->switch_prev = -1;
 		ret = add_run(c, c->last_ts, -1, NS_RUN_LOST);
 		if (ret)
 			return ret;
 	}
-	if (pid == c->switch_prev)
+	if (stack && c->nr_runs)
 		return 0;
-	c->switch_prev = -1;
 	if (!c->nr_runs || c->runs[c->nr_runs - 1].pid != pid)
 		return add_run(c, ts, pid, NS_RUN_UNSEEN);
 	return 0;
@@ -173,16 +169,8 @@ static int index_sched(struct worker *w, struct ns_cpu *c, uint64_t idx, int typ
 	struct ns_sched_name names[2];
 	int n = ns_sched_names(&w->sched, type, rec, names), i, ret;
 
-	if (n == 2) {
-		/* its prev ran, even where note_runner() took it for a trailer */
-		if ((!c->nr_runs || c->runs[c->nr_runs - 1].pid != names[0].pid) &&
-		    (ret = add_run(c, rec->ts, names[0].pid, NS_RUN_UNSEEN)))
-			return ret;
-		ret = add_run(c, rec->ts, names[1].pid, NS_RUN_SWITCH);
-		if (ret)
-			return ret;
-		c->switch_prev = names[0].pid != names[1].pid ? names[0].pid : -1;
-	}
+	if (n == 2 && (ret = add_run(c, rec->ts, names[1].pid, NS_RUN_SWITCH)))
+		return ret;
 	/* the plugin names prev before next, as report prints them */
 	for (i = 0; i < n; i++)
 		if (names[i].registers && (ret = note_comm(w, c, idx, rec->ts, names[i].pid,
@@ -224,7 +212,8 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 	}
 	if (idx && rec->ts < c->last_ts)
 		c->unsorted = true;
-	ret = note_runner(c, idx, rec->ts, pid, rec->missed_events != 0);
+	ret = note_runner(c, idx, rec->ts, pid, rec->missed_events != 0,
+			  type == w->sched.stack_type[0] || type == w->sched.stack_type[1]);
 	if (ret)
 		return ret;
 	c->last_ts = rec->ts;

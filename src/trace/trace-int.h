@@ -224,8 +224,6 @@ struct ns_cpu {
 	uint64_t cur_page;		/* libtracecmd path: the page read last */
 	_Atomic uint64_t done_pages;	/* pages of this CPU indexed, for the progress bar */
 	uint64_t last_ts;		/* while indexing: the last event's timestamp */
-	int32_t switch_prev;		/* while indexing: the last switch's prev_pid while
-					 * only its events follow it (index.c), else -1 */
 	bool unsorted;			/* a timestamp went back (damaged, or odd clocks) */
 };
 
@@ -286,6 +284,7 @@ struct sched_fields {
 	struct tep_event *sw, *wakeup, *wakeup_new;
 	struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
 	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
+	int stack_type[2];		/* ftrace's kernel_stack and user_stack, -1: none */
 };
 
 struct ns_sched_name {

@@ -4,7 +4,7 @@
  * again through libtracecmd itself (not through our index), rebuilds who ran
  * on each CPU from the sched_switch records (and from the events: each is
  * recorded by the task running, so one of another task starts its run,
- * but for those of the prev_pid right after a switch, its stack trace;
+ * but for a stack trace, which belongs to the event before it;
  * lost events end the run under way: nobody's time until the next event),
  * sums each column exactly, and
  * compares. Columns with at most NS_BINS_EXACT_RUNS switches must match
@@ -44,13 +44,15 @@ static int load_truth(const char *path, struct truth *tr)
 {
 	struct tracecmd_input *h = tracecmd_open(path, 0);
 	struct tep_handle *tep;
-	struct tep_event *sw;
+	struct tep_event *sw, *ks, *us;
 	int cpu;
 
 	if (!h)
 		return -1;
 	tep = tracecmd_get_tep(h);
 	sw = tep_find_event_by_name(tep, "sched", "sched_switch");
+	ks = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
+	us = tep_find_event_by_name(tep, "ftrace", "user_stack");
 	tr->nr_cpus = tep_get_cpus(tep);
 	tr->cpus = calloc(tr->nr_cpus, sizeof(*tr->cpus));
 	tr->last_ns = 0;
@@ -58,7 +60,7 @@ static int load_truth(const char *path, struct truth *tr)
 		struct cpu_truth *c = &tr->cpus[cpu];
 		struct tep_record *rec;
 		size_t cap = 0;
-		int cur = -2, pid, trailer = -1;
+		int cur = -2, pid, type;
 
 		for (rec = tracecmd_read_cpu_first(h, cpu); rec; rec = tracecmd_read_data(h, cpu)) {
 			unsigned long long next;
@@ -70,26 +72,20 @@ static int load_truth(const char *path, struct truth *tr)
 			if (rec->missed_events && c->nr_ts && cur >= 0) {
 				push_span(c, c->ts[c->nr_ts - 1], -1);
 				cur = -1;
-				trailer = -1;
 			}
 			pid = tep_data_pid(tep, rec);
-			/* a switch's stack trace (-T) still has its prev_pid: no run */
-			if (pid != trailer) {
-				trailer = -1;
-				if (pid != cur) {
-					push_span(c, rec->ts, pid);
-					cur = pid;
-				}
+			type = tep_data_type(tep, rec);
+			/* a stack trace (-T) belongs to the event before it: no run */
+			if (pid != cur && !((ks && type == ks->id) || (us && type == us->id))) {
+				push_span(c, rec->ts, pid);
+				cur = pid;
 			}
 			c->ts[c->nr_ts++] = rec->ts;
 			if (rec->ts > tr->last_ns)
 				tr->last_ns = rec->ts;
 			if (sw && tep_data_type(tep, rec) == sw->id &&
 			    !tep_get_field_val(NULL, sw, "next_pid", rec, &next, 0)) {
-				if (cur != pid)	/* it ran, to switch away */
-					push_span(c, rec->ts, pid);
 				push_span(c, rec->ts, (int)next);
-				trailer = pid != (int)next ? pid : -1;
 				cur = (int)next;
 			}
 			tracecmd_free_record(rec);

@@ -5,8 +5,8 @@
  * runs on a CPU from a sched_switch whose next_pid it is to the CPU's next
  * run (the last run to the trace's last event); an event of a task other
  * than the one running starts a run of that task (every event is recorded
- * by the task running: its switch-in was not recorded), but for those of
- * the prev_pid right after its switch (a stack trace); a "CPU:N [EVENTS
+ * by the task running: its switch-in was not recorded), but for a stack
+ * trace, which belongs to the event before it; a "CPU:N [EVENTS
  * DROPPED]" line ends the CPU's run at its event before (nobody's time).
  * Checked: the spans of the busiest tasks, idle and a rare task; every
  * column of a task row over the whole trace and over a zoomed window (the
@@ -46,7 +46,6 @@ struct oracle {
 	size_t nr_run[MAX_CPUS], cap_run[MAX_CPUS];
 	uint64_t prev_ts[MAX_CPUS];	/* the CPU's last event so far */
 	int cur[MAX_CPUS];		/* who runs by the events so far, -2 none yet */
-	int trailer[MAX_CPUS];		/* the last switch's prev while only its events follow */
 	int seen[MAX_CPUS], dropped[MAX_CPUS];
 	struct ev *ev;
 	size_t nr_ev, cap_ev;
@@ -108,19 +107,15 @@ static int parse_report(const char *path, struct oracle *o)
 		if (!o->seen[cpu]) {
 			o->seen[cpu] = 1;
 			o->cur[cpu] = -2;
-			o->trailer[cpu] = -1;
 		}
-		if (o->dropped[cpu] && o->cur[cpu] >= 0 && o->nr_run[cpu]) {
+		if (o->dropped[cpu] && o->cur[cpu] >= 0 && o->nr_run[cpu])
 			push_run(o, cpu, o->prev_ts[cpu], -1);
-			o->trailer[cpu] = -1;
-		}
 		o->dropped[cpu] = 0;
-		/* a switch's stack trace (-T) still has its prev_pid: no run */
-		if (pid != o->trailer[cpu]) {
-			o->trailer[cpu] = -1;
-			if (pid != o->cur[cpu])
-				push_run(o, cpu, ts, pid);
-		}
+		/* a stack trace (-T) belongs to the event before it: no run */
+		if (pid != o->cur[cpu] && (!o->nr_run[cpu] ||
+					   (strncmp(line + m[5].rm_so, "kernel_stack:", 13) &&
+					    strncmp(line + m[5].rm_so, "user_stack:", 11))))
+			push_run(o, cpu, ts, pid);
 		o->prev_ts[cpu] = ts;
 		if (ts > o->last_ts)
 			o->last_ts = ts;
@@ -160,12 +155,8 @@ static int parse_report(const char *path, struct oracle *o)
 		    !strncmp(line + m[5].rm_so, "sched_switch", 12)) {
 			regmatch_t b[2];
 
-			if (!regexec(&next, line, 2, b, 0)) {
-				if (o->cur[cpu] != pid)	/* it ran, to switch away */
-					push_run(o, cpu, ts, pid);
+			if (!regexec(&next, line, 2, b, 0))
 				push_run(o, cpu, ts, atoi(line + b[1].rm_so));
-				o->trailer[cpu] = pid != o->cur[cpu] ? pid : -1;
-			}
 		}
 	}
 	regfree(&head);
