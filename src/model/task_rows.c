@@ -21,8 +21,10 @@
  * is in one state at a time, so each state's spans are disjoint and sorted
  * by their ends too). A column asks each state, most important first,
  * "a span ending after the column's start that starts before its end?":
- * a binary search per state, whatever the zoom. Example: S [0,50) W [50,52)
- * R [52,60) S [60,..): a column [40,55) is R... unless it ran; [40,51) W.
+ * a binary search per state, whatever the zoom. Example: sleeping [0,50),
+ * runnable after a wakeup [50,52), running [52,60), sleeping [60,..): a
+ * column [40,51) shows the wakeup latency, [40,55) running (the CPUs' runs
+ * say so first), [61,70) sleeping.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -106,7 +106,7 @@ static void emit(void *arg, int scope, const char *keys, enum ns_tui_action act)
 static void legend(struct help_pass *p)
 {
 	char buf[160];
-	int st, n = 0;
+	int st, n = 0, w = p->width - 1 < (int)sizeof(buf) - 1 ? p->width - 1 : (int)sizeof(buf) - 1;
 
 	for (st = 0; st < NS_TRS_UNKNOWN; st++) {
 		char item[96];
@@ -115,7 +115,8 @@ static void legend(struct help_pass *p)
 		len = snprintf(item, sizeof(item), "%lc %s",
 			       (wint_t)ns_tui_task_state_glyph(&p->t->glyphs, st),
 			       ns_tui_task_states[st].legend);
-		if (n && n + 2 + len > p->width - 1) {
+		/* a line ends where the screen (or buf) does */
+		if (n && n + 2 + len > w) {
 			line(p, buf, 0, NS_ROLE_HELP);
 			n = 0;
 		}
