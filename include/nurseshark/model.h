@@ -17,6 +17,7 @@ enum ns_bin_flags {
 	NS_BIN_EVENTS	= 1 << 0,	/* at least one event recorded in the column */
 	NS_BIN_RUNNING	= 1 << 1,	/* a task other than idle ran most of the column */
 	NS_BIN_IDLE	= 1 << 2,	/* the CPU was idle (pid 0) most of the column */
+	NS_BIN_DROP	= 1 << 3,	/* events were lost just before one of its events */
 };
 
 struct ns_bin {

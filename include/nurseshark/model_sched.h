@@ -54,6 +54,7 @@ enum ns_task_state {
 	NS_TS_BLOCKED,		/* D, until a wakeup */
 	NS_TS_STOPPED,		/* T, t, P and other states, until a wakeup */
 	NS_TS_DEAD,		/* X, Z: it exited */
+	NS_TS_PENDING,		/* timelines only: from sched_waking to its sched_wakeup */
 	NS_NR_TS,
 };
 
@@ -170,6 +171,24 @@ struct ns_sched_ctx {
  */
 int ns_sched_state_at(const struct ns_sched *s, int pid, uint64_t ts_ns,
 		      struct ns_sched_ctx *ctx);
+
+/* A task's state over [start_ns, end_ns). */
+struct ns_sched_span {
+	uint64_t start_ns, end_ns;
+	int32_t state;			/* enum ns_task_state */
+	int32_t cpu;			/* RUNNING: the CPU */
+};
+
+/**
+ * ns_sched_task_spans - @pid's states over the whole trace, in time order
+ * @out: a malloc'd array; free() it
+ *
+ * The states of ns_sched_state_at(), one span per state change (none
+ * before the first thing the trace tells of the task); where sched_waking
+ * was recorded before the wakeup that ends a sleep, the stretch from it
+ * to the wakeup is NS_TS_PENDING. Returns how many, or -ENOMEM.
+ */
+long ns_sched_task_spans(const struct ns_sched *s, int pid, struct ns_sched_span **out);
 
 /**
  * ns_sched_event_ctx - the context of event (@cpu, @idx) for its task

@@ -27,17 +27,29 @@ struct ns_event {
 	int32_t type;		/* libtraceevent event id */
 };
 
+/* How a run began (struct ns_run's kind). */
+enum ns_run_kind {
+	NS_RUN_SWITCH,		/* a sched_switch switched its task in */
+	NS_RUN_UNSEEN,		/* its task had an event where no switch-in said it ran */
+	NS_RUN_LOST,		/* pid -1: events were lost here; who ran is not known */
+};
+
 /*
- * A span of time during which one task ran on a CPU, from sched_switch.
- * Run i lasts from runs[i].start_ns until runs[i + 1].start_ns; the last run
- * lasts until ns_trace_last_ns(). Before the first sched_switch of a CPU the
- * running task is the switch's prev_pid (or, with no switch at all, the pid
- * of the CPU's first event); runs[0] starts at the CPU's first event.
+ * A span of time during which one task ran on a CPU. Run i lasts from
+ * runs[i].start_ns until runs[i + 1].start_ns; the last run lasts until
+ * ns_trace_last_ns(). A sched_switch starts a run of its next_pid; an event
+ * of a task other than the one running starts a run of its task
+ * (NS_RUN_UNSEEN: every event is recorded by the task running, so its
+ * switch-in was not recorded: at the CPU's first events, after lost events,
+ * in a trace without sched_switch); events lost before an event make a run
+ * of pid -1 (NS_RUN_LOST) from the CPU's event before them. runs[0] starts
+ * at the CPU's first event. Example: events a(pid 5) switch(5->7) b(pid 7)
+ * [lost] c(pid 9) give runs 5 at a, 7 at switch, -1 at b, 9 at c.
  */
 struct ns_run {
 	uint64_t start_ns;
 	int32_t pid;
-	int32_t reserved;
+	int32_t kind;		/* enum ns_run_kind */
 };
 
 /* Position of an event in its CPU's array. */

@@ -6,7 +6,9 @@
  *
  * Events: a binary search per column in the CPU's event array.
  * Tasks: the CPU's runs (one per sched_switch, see struct ns_run) are
- * summed per pid over the column. A column with few runs is summed exactly.
+ * summed per pid over the column; runs of pid -1 (events lost) count for
+ * nobody, so the time before lost events is never a task's. Lost events:
+ * a column holding an event that follows them is marked NS_BIN_DROP. A column with few runs is summed exactly.
  * For wide columns the runs are grouped in a tree of blocks, NS_BINS_FANOUT
  * runs per level-1 block, NS_BINS_FANOUT level-1 blocks per level-2 block,
  * and so on; each block keeps a Misra-Gries summary of its run time per pid
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "nurseshark/model.h"
+#include "nurseshark/trace_sched.h"
 
 #define NS_BINS_FANOUT		32
 #define NS_BINS_MAX_LEVELS	8
@@ -127,7 +130,8 @@ static void mg_add(struct mg *s, int32_t pid, uint64_t ns)
 	uint64_t low;
 	int i, j;
 
-	if (!ns)
+	/* pid -1: events were lost, nobody is known to have run */
+	if (!ns || pid < 0)
 		return;
 	for (i = 0; i < s->n; i++) {
 		if (s->pid[i] == pid) {
@@ -202,7 +206,7 @@ static void acc_add(struct acc *a, int32_t pid, uint64_t ns)
 	a->adds++;
 	uint32_t h = ((uint32_t)pid * 2654435761u) & (ACC_SLOTS - 1);
 
-	if (!ns)
+	if (!ns || pid < 0)
 		return;
 	while (a->pid[h] != -1 && a->pid[h] != pid)
 		h = (h + 1) & (ACC_SLOTS - 1);
@@ -324,8 +328,12 @@ int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_n
 		bin->flags = 0;
 		if (b <= a)
 			b = a + 1;
-		if (i < nr_events && ns_trace_ev_ts(trace, cpu, i) < b)
+		if (i < nr_events && ns_trace_ev_ts(trace, cpu, i) < b) {
 			bin->flags |= NS_BIN_EVENTS;
+			if (ns_trace_cpu_nr_drops(trace, cpu, i,
+						  ns_trace_cpu_lower_bound(trace, cpu, b), NULL))
+				bin->flags |= NS_BIN_DROP;
+		}
 		if (!nr_runs || b <= runs[0].start_ns || a >= last_ns)
 			continue;
 		j0 = run_at(runs, nr_runs, a);

@@ -37,6 +37,7 @@ static const char *const state_names[NS_NR_TS] = {
 	[NS_TS_BLOCKED] = "blocked",
 	[NS_TS_STOPPED] = "stopped",
 	[NS_TS_DEAD] = "dead",
+	[NS_TS_PENDING] = "pending",
 };
 
 const char *ns_task_state_name(int state)
@@ -1093,6 +1094,51 @@ int ns_sched_state_at(const struct ns_sched *s, int pid, uint64_t ts_ns, struct 
 		}
 	}
 	return 0;
+}
+
+/*
+ * The segments as spans, each to the next one's start (the last to the
+ * trace's end). The sched_waking before a wakeup that a run pairs with
+ * (its lat) cuts the span before the wakeup's, unless that one is a run.
+ */
+long ns_sched_task_spans(const struct ns_sched *s, int pid, struct ns_sched_span **out)
+{
+	const struct task *t = task_find(&s->m, pid);
+	struct ns_sched_span *sp;
+	size_t i, n = 0;
+
+	*out = NULL;
+	if (!t || pid <= 0 || !t->nr_segs)
+		return 0;
+	/* at most one more per run, for its waking stretch */
+	sp = malloc(2 * t->nr_segs * sizeof(*sp));
+	if (!sp)
+		return -ENOMEM;
+	for (i = 0; i < t->nr_segs; i++) {
+		const struct seg *g = &t->segs[i];
+		uint64_t end = i + 1 < t->nr_segs ? t->segs[i + 1].start_ns : s->m.end;
+		const struct lat *l;
+
+		if (end < g->start_ns)
+			end = g->start_ns;
+		if (g->state == NS_TS_WAKING && i + 1 < t->nr_segs &&
+		    t->segs[i + 1].state == NS_TS_RUNNING && t->segs[i + 1].lat >= 0 && n &&
+		    sp[n - 1].state != NS_TS_RUNNING) {
+			l = &t->lats[t->segs[i + 1].lat];
+			if (l->waking.cpu >= 0 && l->wakeup.ts_ns == g->start_ns &&
+			    l->waking.ts_ns < g->start_ns && l->waking.ts_ns >= sp[n - 1].start_ns) {
+				sp[n - 1].end_ns = l->waking.ts_ns;
+				if (sp[n - 1].end_ns == sp[n - 1].start_ns)
+					n--;
+				sp[n++] = (struct ns_sched_span){ l->waking.ts_ns, g->start_ns,
+								  NS_TS_PENDING, -1 };
+			}
+		}
+		sp[n++] = (struct ns_sched_span){ g->start_ns, end, g->state,
+						  g->state == NS_TS_RUNNING ? g->cpu : -1 };
+	}
+	*out = sp;
+	return (long)n;
 }
 
 int ns_sched_event_ctx(struct ns_trace *trace, const struct ns_sched *s, int cpu, uint64_t idx,

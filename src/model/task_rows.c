@@ -15,6 +15,16 @@
  * Task A's spans are cpu0: [0,10) [20,40), cpu1: [25,40) (a task on two CPUs
  * at once only where the trace says so); a column [20,30) is RUNNING on
  * CPU0, which holds 10 ns of it against CPU1's 5.
+ *
+ * States (ns_task_row_set_states()): the task's spans of model_sched.h's
+ * timelines, kept once more per state as positions in time order (a task
+ * is in one state at a time, so each state's spans are disjoint and sorted
+ * by their ends too). A column asks each state, most important first,
+ * "a span ending after the column's start that starts before its end?":
+ * a binary search per state, whatever the zoom. Example: sleeping [0,50),
+ * runnable after a wakeup [50,52), running [52,60), sleeping [60,..): a
+ * column [40,51) shows the wakeup latency, [40,55) running (the CPUs' runs
+ * say so first), [61,70) sleeping.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +32,7 @@
 
 #include "nurseshark/filter.h"
 #include "nurseshark/model.h"
+#include "nurseshark/model_sched.h"
 #include "nurseshark/model_tasks.h"
 #include "nurseshark/util.h"
 
@@ -108,6 +119,8 @@ int ns_task_list_build(const struct ns_trace *trace, struct ns_task_info **out)
 		for (i = 0; i < n; i++) {
 			uint64_t end = i + 1 < n ? runs[i + 1].start_ns : last_ns;
 
+			if (runs[i].pid < 0)	/* events lost: nobody's time */
+				continue;
 			s = table_get(&t, runs[i].pid);
 			if (!s)
 				goto nomem;
@@ -168,7 +181,91 @@ struct ns_task_row {
 	uint64_t **idx;			/* per CPU, the task's event indexes */
 	uint64_t *nr_idx;
 	uint64_t nr_events;
+	struct ns_sched_span *states;	/* the task's states in time order */
+	uint32_t *by_state[NS_NR_TRS];	/* per row state, its spans' positions in states */
+	uint32_t nr_by_state[NS_NR_TRS];
 };
+
+/* The row state that shows a timeline's state. */
+static int row_state_of(int state)
+{
+	switch (state) {
+	case NS_TS_RUNNING:
+		return NS_TRS_RUNNING;
+	case NS_TS_WAKING:
+		return NS_TRS_WAKEUP;
+	case NS_TS_PENDING:
+		return NS_TRS_WAKING;
+	case NS_TS_PREEMPTED:
+		return NS_TRS_PREEMPTED;
+	case NS_TS_BLOCKED:
+		return NS_TRS_BLOCKED;
+	case NS_TS_SLEEPING:
+		return NS_TRS_SLEEPING;
+	case NS_TS_IDLE:
+		return NS_TRS_IDLE;
+	case NS_TS_STOPPED:
+		return NS_TRS_STOPPED;
+	case NS_TS_DEAD:
+		return NS_TRS_DEAD;
+	default:
+		return NS_TRS_UNKNOWN;
+	}
+}
+
+int ns_task_row_set_states(struct ns_task_row *tr, const struct ns_sched *s)
+{
+	struct ns_sched_span *sp;
+	long n = ns_sched_task_spans(s, tr->pid, &sp), i;
+	int st;
+
+	if (n < 0)
+		return (int)n;
+	free(tr->states);
+	tr->states = sp;
+	for (st = 0; st < NS_NR_TRS; st++) {
+		free(tr->by_state[st]);
+		tr->by_state[st] = NULL;
+		tr->nr_by_state[st] = 0;
+	}
+	for (i = 0; i < n; i++)
+		tr->nr_by_state[row_state_of(sp[i].state)]++;
+	for (st = 0; st < NS_NR_TRS; st++) {
+		if (!tr->nr_by_state[st])
+			continue;
+		tr->by_state[st] = malloc(tr->nr_by_state[st] * sizeof(uint32_t));
+		if (!tr->by_state[st])
+			return -ENOMEM;
+		tr->nr_by_state[st] = 0;
+	}
+	for (i = 0; i < n; i++) {
+		st = row_state_of(sp[i].state);
+		tr->by_state[st][tr->nr_by_state[st]++] = (uint32_t)i;
+	}
+	return 0;
+}
+
+struct state_key {
+	const struct ns_task_row *tr;
+	int st;
+	uint64_t a;
+};
+
+static bool state_ends_by(size_t i, const void *arg)
+{
+	const struct state_key *k = arg;
+
+	return k->tr->states[k->tr->by_state[k->st][i]].end_ns <= k->a;
+}
+
+/* Was the task in row state @st at some time in [a, b)? */
+static bool state_in(const struct ns_task_row *tr, int st, uint64_t a, uint64_t b)
+{
+	size_t i = ns_lower_bound(tr->nr_by_state[st], state_ends_by,
+				  &(struct state_key){ tr, st, a });
+
+	return i < tr->nr_by_state[st] && tr->states[tr->by_state[st][i]].start_ns < b;
+}
 
 static int push_span(struct ns_task_row *tr, size_t *cap, uint64_t start, uint64_t end, int cpu)
 {
@@ -246,6 +343,9 @@ void ns_task_row_close(struct ns_task_row *tr)
 	free(tr->nr_idx);
 	free(tr->cpu_spans);
 	free(tr->spans);
+	free(tr->states);
+	for (cpu = 0; cpu < NS_NR_TRS; cpu++)
+		free(tr->by_state[cpu]);
 	free(tr);
 }
 
@@ -340,7 +440,7 @@ void ns_task_row_bins(const struct ns_task_row *tr, const struct ns_visible *vis
 		uint64_t b = ns_window_col_ns(start_ns, end_ns, cols, col + 1);
 		uint64_t best_ns = 0, s;
 		struct ns_task_bin *bin = &out[col];
-		int cpu, ev_cpu;
+		int cpu, ev_cpu, st;
 
 		if (b <= a)
 			b = a + 1;
@@ -361,8 +461,15 @@ void ns_task_row_bins(const struct ns_task_row *tr, const struct ns_visible *vis
 				bin->cpu = cpu;
 			}
 		}
-		if (bin->cpu >= 0)
+		bin->state = NS_TRS_UNKNOWN;
+		if (bin->cpu >= 0) {
 			bin->flags |= NS_BIN_RUNNING;
+			bin->state = NS_TRS_RUNNING;
+		}
+		/* running comes from the CPUs' runs, as on the CPU rows; the rest by rank */
+		for (st = NS_TRS_WAKEUP; bin->state == NS_TRS_UNKNOWN && st < NS_TRS_UNKNOWN; st++)
+			if (state_in(tr, st, a, b))
+				bin->state = (uint8_t)st;
 		ev_cpu = event_in(tr, vis, a, b);
 		if (ev_cpu >= 0) {
 			bin->flags |= NS_BIN_EVENTS;

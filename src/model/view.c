@@ -152,7 +152,8 @@ static void filter_bins(struct ns_view *view, int cpu, struct ns_bin *out)
 			uint64_t e = r + 1 < nr_runs ? runs[r + 1].start_ns : last_ns;
 
 			e = e < b ? e : b;
-			if (e > s && e - s > best_ns && ns_visible_graph_task(vis, runs[r].pid)) {
+			if (e > s && e - s > best_ns && runs[r].pid >= 0 &&
+			    ns_visible_graph_task(vis, runs[r].pid)) {
 				best_ns = e - s;
 				bin->pid = runs[r].pid;
 			}

@@ -126,14 +126,40 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 	return 0;
 }
 
-static int add_run(struct ns_cpu *c, uint64_t ts, int pid)
+static int add_run(struct ns_cpu *c, uint64_t ts, int pid, int kind)
 {
 	if (GROW(c->runs, c->nr_runs, c->cap_runs))
 		return -ENOMEM;
 	c->runs[c->nr_runs].start_ns = ts;
 	c->runs[c->nr_runs].pid = pid;
-	c->runs[c->nr_runs].reserved = 0;
+	c->runs[c->nr_runs].kind = kind;
 	c->nr_runs++;
+	return 0;
+}
+
+/*
+ * Event @idx (of @pid, at @ts) was recorded by the task running: lost
+ * events before it end the run under way (who ran then is not known), and
+ * a task other than the one running ran from this event on, with no
+ * sched_switch to say so (struct ns_run). But not a stack trace (@stack):
+ * written right after the event it belongs to, by its context (after a
+ * sched_switch, with its prev_pid). A pid change the switches do not
+ * explain is rare where sched_switch is recorded: 16 bytes each.
+ */
+static int note_runner(struct ns_cpu *c, uint64_t idx, uint64_t ts, int pid, bool lost,
+		       bool stack)
+{
+	int ret;
+
+	if (lost && idx && c->nr_runs && c->runs[c->nr_runs - 1].pid >= 0) {
+		ret = add_run(c, c->last_ts, -1, NS_RUN_LOST);
+		if (ret)
+			return ret;
+	}
+	if (stack && c->nr_runs)
+		return 0;
+	if (!c->nr_runs || c->runs[c->nr_runs - 1].pid != pid)
+		return add_run(c, ts, pid, NS_RUN_UNSEEN);
 	return 0;
 }
 
@@ -143,13 +169,8 @@ static int index_sched(struct worker *w, struct ns_cpu *c, uint64_t idx, int typ
 	struct ns_sched_name names[2];
 	int n = ns_sched_names(&w->sched, type, rec, names), i, ret;
 
-	if (n == 2) {
-		/* before the first switch, the task it switches away from ran */
-		if (!c->nr_runs && (ret = add_run(c, ns_ev_ts(&c->ev, 0), names[0].pid)))
-			return ret;
-		if ((ret = add_run(c, rec->ts, names[1].pid)))
-			return ret;
-	}
+	if (n == 2 && (ret = add_run(c, rec->ts, names[1].pid, NS_RUN_SWITCH)))
+		return ret;
 	/* the plugin names prev before next, as report prints them */
 	for (i = 0; i < n; i++)
 		if (names[i].registers && (ret = note_comm(w, c, idx, rec->ts, names[i].pid,
@@ -191,6 +212,10 @@ static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec,
 	}
 	if (idx && rec->ts < c->last_ts)
 		c->unsorted = true;
+	ret = note_runner(c, idx, rec->ts, pid, rec->missed_events != 0,
+			  type == w->sched.stack_type[0] || type == w->sched.stack_type[1]);
+	if (ret)
+		return ret;
 	c->last_ts = rec->ts;
 	ret = ns_events_append(&c->ev, idx, rec->ts, pid, type);
 	if (ret)
@@ -347,13 +372,6 @@ static int index_cpu(struct worker *w, int cpu)
 		SHRINK(c->pages, c->nr_pages, c->cap_pages);
 	}
 	SHRINK(c->runs, c->nr_runs, c->cap_runs);
-	/* no sched_switch at all: the pid of the first event stands for the CPU */
-	if (!c->nr_runs && c->nr_events) {
-		struct ns_event ev;
-
-		ns_ev_get(&c->ev, 0, &ev);
-		ret = add_run(c, ev.ts_ns, ev.pid);
-	}
 	return ret;
 }
 

@@ -23,6 +23,8 @@ static struct tep_format_field *field(struct tep_event *ev, const char *name)
  */
 void ns_sched_fields_find(struct tep_handle *tep, struct sched_fields *sf)
 {
+	struct tep_event *ev;
+
 	memset(sf, 0, sizeof(*sf));
 	sf->sw = tep_find_event_by_name(tep, "sched", "sched_switch");
 	sf->wakeup = tep_find_event_by_name(tep, "sched", "sched_wakeup");
@@ -35,6 +37,10 @@ void ns_sched_fields_find(struct tep_handle *tep, struct sched_fields *sf)
 	sf->wk_comm = field(sf->wakeup, "comm");
 	sf->wkn_pid = field(sf->wakeup_new, "pid");
 	sf->wkn_comm = field(sf->wakeup_new, "comm");
+	ev = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
+	sf->stack_type[0] = ev ? ev->id : -1;
+	ev = tep_find_event_by_name(tep, "ftrace", "user_stack");
+	sf->stack_type[1] = ev ? ev->id : -1;
 	if (!sf->prev_pid || !sf->next_pid)
 		sf->sw = NULL;
 }

@@ -287,6 +287,7 @@ struct sched_fields {
 	struct tep_event *sw, *wakeup, *wakeup_new;
 	struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
 	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
+	int stack_type[2];		/* ftrace's kernel_stack and user_stack, -1: none */
 };
 
 struct ns_sched_name {

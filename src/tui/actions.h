@@ -208,6 +208,13 @@
 	       "Markers A and B on the wakeup latency around the selected event (the " \
 	       "wakeup and the switch-in): B-A reads it",				\
 	       ns_tui_act_latency_markers, 0)						\
+	ACTION(NEXT_DROP, "next-drop", "d", "", "", "",					\
+	       "Select the next event after lost events (report's [N EVENTS DROPPED], " \
+	       "a ! on its CPU's row)",							\
+	       ns_tui_act_drop_jump, 1)							\
+	ACTION(PREV_DROP, "prev-drop", "D", "", "", "",					\
+	       "Select the previous event after lost events",				\
+	       ns_tui_act_drop_jump, -1)						\
 	ACTION(PICK_TASKS, "pick-tasks", "p <F2>", "", "", "",				\
 	       "Task picker: every task, its events and CPU time; rows and filters",	\
 	       ns_tui_picker_open, NS_PICK_TASKS)					\

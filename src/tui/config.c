@@ -63,7 +63,16 @@ _Static_assert(NS_TUI_TASK_COLOURS == 16, "name every task role below");
 	X(MESSAGE, "message", "a message in the status line") \
 	X(HELP, "help", "the help overlay") \
 	X(HELP_TITLE, "help-title", "the help overlay's titles") \
-	X(SEARCH_MATCH, "search-match", "what the last search found, in the list")
+	X(SEARCH_MATCH, "search-match", "what the last search found, in the list") \
+	X(DROP, "drop", "events lost, on a CPU row of the graph") \
+	X(ST_WAKEUP, "state-wakeup", "a task row: runnable after a wakeup (wakeup latency)") \
+	X(ST_WAKING, "state-waking", "a task row: from sched_waking to its sched_wakeup") \
+	X(ST_PREEMPTED, "state-preempted", "a task row: runnable, preempted (R, R+)") \
+	X(ST_BLOCKED, "state-blocked", "a task row: uninterruptible (D)") \
+	X(ST_SLEEPING, "state-sleeping", "a task row: sleeping (S)") \
+	X(ST_IDLE, "state-idle", "a task row: idle-sleeping (I)") \
+	X(ST_STOPPED, "state-stopped", "a task row: stopped, traced, parked (T, t, P)") \
+	X(ST_DEAD, "state-dead", "a task row: exited (X, Z)")
 
 #define NS_TUI_TASK_ROLES_HELP \
 	"the colours of tasks in the graph (a pid always gets the same one; on a " \

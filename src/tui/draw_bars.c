@@ -148,20 +148,26 @@ void ns_tui_draw_status(struct ns_tui *t)
 {
 	const struct ns_view *v = &t->view;
 	attr_t attr = t->theme.attr[NS_ROLE_STATUS];
-	char left[256], right[128], ts[32];
+	char left[256], right[128], ts[32], drops[32] = "";
 	int act, n, rw, cols = t->lay.cols;
+	uint64_t nr_drops = ns_tui_drops_in_window(t);
 
 	werase(t->status);
 	ns_tui_fill(t->status, 0, 0, cols, attr);
+	/* lost events in the window: the graph's ! marks, counted */
+	if (nr_drops)
+		snprintf(drops, sizeof(drops), " %llu drop%s ", (unsigned long long)nr_drops,
+			 nr_drops == 1 ? "" : "s");
 	if (t->focus == NS_FOCUS_GRAPH) {
 		char label[32];
 
 		ns_tui_graph_row_label(t, t->cursor_cpu, label, sizeof(label));
-		snprintf(right, sizeof(right), " cursor: %s %s ", label,
+		snprintf(right, sizeof(right), "%s cursor: %s %s ", drops, label,
 			 ns_tui_fmt_ts(t, ts, sizeof(ts), ns_tui_col_mid_ns(t, t->cursor_col)));
 	}
 	else
-		snprintf(right, sizeof(right), " #%llu of %llu ", (unsigned long long)v->selected,
+		snprintf(right, sizeof(right), "%s #%llu of %llu ", drops,
+			 (unsigned long long)v->selected,
 			 (unsigned long long)ns_trace_nr_events(t->trace));
 	/* live: what the recording does says more than where the selection is */
 	if (t->live)

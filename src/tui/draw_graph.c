@@ -6,8 +6,10 @@
  * idle, a blank where nothing is known; blocks take their task's colour.
  * Markers A and B and the selected event are vertical lines through the
  * rows, with their letters on the ruler; in the graph's focus the cursor is
- * a reverse-video cell. Task rows follow the CPU rows (draw_task_row(): their
- * bins: the task's running time coloured by CPU), and the lines cross them.
+ * a reverse-video cell. A column after lost events carries the drop glyph.
+ * Task rows follow the CPU rows (draw_task_row(): their bins: the task's
+ * running time coloured by CPU, else the glyph and colour of its state,
+ * ns_tui_task_states), and the lines cross them.
  *
  * Ruler ticks fall on round times, 1, 2 or 5 times a power of ten ns,
  * the smallest such step whose labels do not touch; the labels carry as
@@ -111,10 +113,14 @@ static void draw_task_row(struct ns_tui *t, int y, int id)
 		attr_t attr = ns_tui_task_attr(&t->theme, b->cpu + 1);
 		wchar_t ch = L' ';
 
-		if (b->flags & NS_BIN_EVENTS)
+		if (b->flags & NS_BIN_EVENTS) {
 			ch = t->glyphs.events;
-		else if (b->flags & NS_BIN_RUNNING)
+		} else if (b->flags & NS_BIN_RUNNING) {
 			ch = t->glyphs.running;
+		} else if (b->state < NS_TRS_UNKNOWN) {
+			ch = ns_tui_task_state_glyph(&t->glyphs, b->state);
+			attr = t->theme.attr[ns_tui_task_states[b->state].role];
+		}
 		ns_tui_put_glyph(t->graph, y, x0 + col, ch, ch == L' ' ?
 				 t->theme.attr[NS_ROLE_NORMAL] : attr);
 	}
@@ -153,7 +159,11 @@ static void draw_cpu_row(struct ns_tui *t, int y, int r)
 		wchar_t ch = L' ';
 		attr_t attr = th->attr[NS_ROLE_NORMAL];
 
-		if (b->flags & NS_BIN_EVENTS) {
+		if (b->flags & NS_BIN_DROP) {
+			/* before everything: where events were lost, nothing drawn is sure */
+			ch = g->drop;
+			attr = th->attr[NS_ROLE_DROP];
+		} else if (b->flags & NS_BIN_EVENTS) {
 			ch = g->events;
 			attr = ns_tui_task_attr(th, b->pid);
 		} else if (b->flags & NS_BIN_RUNNING) {

@@ -46,8 +46,10 @@ static int sync_task_rows(struct ns_tui *t)
 				break;
 			}
 		}
-		if (!rows[i])
-			rows[i] = ns_task_row_open(t->trace, pid);
+		if (!rows[i] && (rows[i] = ns_task_row_open(t->trace, pid)) &&
+		    ns_tui_sched_timelines(t))
+			/* without its states (no memory) the row still shows its runs */
+			ns_task_row_set_states(rows[i], ns_tui_sched_timelines(t));
 		if (!rows[i]) {
 			while (i--)
 				ns_task_row_close(rows[i]);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nurseshark/model_tasks.h"
 #include "tui-int.h"
 #include "prompt.h"
 
@@ -24,7 +25,10 @@ static const char *const help_tail[] = {
 	"  graph zooms to the columns dragged over.",
 	"",
 	"Graph: %lc events recorded  %lc a task ran  %lc idle  %lc markers A, B, selection",
-	"  Task rows (R, the task picker) follow the CPU rows, coloured by CPU.",
+	"  %lc events lost there, on CPU rows (next-drop, prev-drop select them)",
+	"Task rows (R, the task picker) follow the CPU rows; a column shows the first",
+	"  state the task was in, in this order:",
+	NULL,	/* the legend of the task states, from their table */
 	"",
 	"Search (/ forward, ? backward, n and N repeat; Esc cancels a long one)",
 	"  /TEXT         the line, as trace-cmd report prints it, contains TEXT",
@@ -98,6 +102,30 @@ static void emit(void *arg, int scope, const char *keys, enum ns_tui_action act)
 	entry(p, keys, ns_tui_actions[act].help);
 }
 
+/* "  = running (coloured by CPU)  % runnable after a wakeup ...", wrapped, from the table */
+static void legend(struct help_pass *p)
+{
+	char buf[160];
+	int st, n = 0, w = p->width - 1 < (int)sizeof(buf) - 1 ? p->width - 1 : (int)sizeof(buf) - 1;
+
+	for (st = 0; st < NS_TRS_UNKNOWN; st++) {
+		char item[96];
+		int len;
+
+		len = snprintf(item, sizeof(item), "%lc %s",
+			       (wint_t)ns_tui_task_state_glyph(&p->t->glyphs, st),
+			       ns_tui_task_states[st].legend);
+		/* a line ends where the screen (or buf) does */
+		if (n && n + 2 + len > w) {
+			line(p, buf, 0, NS_ROLE_HELP);
+			n = 0;
+		}
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "    ", item);
+	}
+	if (n)
+		line(p, buf, 0, NS_ROLE_HELP);
+}
+
 static void walk(struct help_pass *p)
 {
 	char buf[160];
@@ -107,8 +135,15 @@ static void walk(struct help_pass *p)
 	for (i = 0; i < NS_ARRAY_SIZE(help_tail); i++) {
 		const struct ns_tui_glyphs *g = &p->t->glyphs;
 
-		snprintf(buf, sizeof(buf), help_tail[i], (wint_t)g->events, (wint_t)g->running,
-			 (wint_t)g->idle, (wint_t)g->vline);
+		if (!help_tail[i]) {
+			legend(p);
+			continue;
+		}
+		if (strstr(help_tail[i], "events lost"))
+			snprintf(buf, sizeof(buf), help_tail[i], (wint_t)g->drop);
+		else
+			snprintf(buf, sizeof(buf), help_tail[i], (wint_t)g->events,
+				 (wint_t)g->running, (wint_t)g->idle, (wint_t)g->vline);
 		line(p, buf, 0, NS_ROLE_HELP);
 	}
 	line(p, "", 0, NS_ROLE_HELP);

@@ -16,8 +16,12 @@
 #include "nurseshark/trace_sched.h"
 #include "tui-int.h"
 
-/* The timelines, or NULL when they cannot be built (said once). */
-static struct ns_sched *timelines(struct ns_tui *t)
+/**
+ * ns_tui_sched_timelines - the task timelines, built on first use
+ * (also for the states of task rows); NULL when they cannot be built
+ * (said once).
+ */
+struct ns_sched *ns_tui_sched_timelines(struct ns_tui *t)
 {
 	char err[160] = "";
 
@@ -46,7 +50,7 @@ static int selected_ctx(struct ns_tui *t, int *pid, struct ns_sched_ctx *ctx, in
 
 	if (!ns_trace_nr_events(t->trace) || t->view.selected_cpu < 0)
 		return -1;
-	s = timelines(t);
+	s = ns_tui_sched_timelines(t);
 	if (!s || ns_trace_rows(t->trace, t->view.selected, 1, &pos) != 1)
 		return -1;
 	if (ns_sched_event_ctx(t->trace, s, pos.cpu, pos.idx, pid, ctx))
@@ -191,4 +195,53 @@ void ns_tui_act_latency_markers(struct ns_tui *t, int unused)
 void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len)
 {
 	ns_tui_sched_ctx_fit(t, buf, len, 0);
+}
+
+/**
+ * ns_tui_drops_in_window - the events after lost events in the graph's
+ * window, over the CPUs with a row (the ! marks it can show)
+ */
+uint64_t ns_tui_drops_in_window(const struct ns_tui *t)
+{
+	int cpu, nr_cpus = ns_trace_nr_cpus(t->trace);
+	uint64_t n = 0;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		if (!t->flt || ns_tui_row_of_cpu(t, cpu) >= 0)
+			n += ns_trace_cpu_nr_drops(
+				t->trace, cpu, ns_trace_cpu_lower_bound(t->trace, cpu, t->view.start_ns),
+				ns_trace_cpu_lower_bound(t->trace, cpu, t->view.end_ns), NULL);
+	return n;
+}
+
+/*
+ * next-drop, prev-drop (@dir 1, -1): the nearest row after lost events
+ * after (before) the selected one, on any CPU, as report's lines with
+ * [N EVENTS DROPPED] follow one another.
+ */
+void ns_tui_act_drop_jump(struct ns_tui *t, int dir)
+{
+	int cpu, nr_cpus = ns_trace_nr_cpus(t->trace), found = 0;
+	uint64_t sel = t->view.selected, best = 0, k, idx;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		for (k = 0; !ns_trace_cpu_drop(t->trace, cpu, k, &idx, NULL); k++) {
+			uint64_t row = ns_trace_row_of(t->trace, cpu, idx);
+
+			if (t->view.selected_cpu >= 0 && (dir > 0 ? row <= sel : row >= sel))
+				continue;
+			if (t->view.selected_cpu < 0 && dir < 0)
+				continue;
+			if (!found || (dir > 0 ? row < best : row > best))
+				best = row;
+			found = 1;
+		}
+	}
+	if (!found) {
+		ns_tui_message(t, "No lost events %s", dir > 0 ? "after this event" :
+			       "before this event");
+		return;
+	}
+	ns_view_select(&t->view, best);
+	ns_tui_cursor_to_selection(t);
 }

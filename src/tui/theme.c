@@ -11,6 +11,7 @@
 #include <langinfo.h>
 #include <string.h>
 
+#include "nurseshark/model_tasks.h"
 #include "tui-int.h"
 
 /* Roles that are not tasks: colour pair (fg, bg; -1 the terminal's) and mono. */
@@ -38,7 +39,44 @@ static const struct {
 	[NS_ROLE_HELP]		= { -1, -1, A_NORMAL, A_NORMAL },
 	[NS_ROLE_HELP_TITLE]	= { COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE },
 	[NS_ROLE_SEARCH_MATCH]	= { COLOR_BLACK, COLOR_MAGENTA, A_BOLD, A_UNDERLINE | A_BOLD },
+	[NS_ROLE_DROP]		= { COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD },
+	[NS_ROLE_ST_WAKEUP]	= { COLOR_RED, -1, A_BOLD, A_BOLD },
+	[NS_ROLE_ST_WAKING]	= { COLOR_MAGENTA, -1, A_BOLD, A_NORMAL },
+	[NS_ROLE_ST_PREEMPTED]	= { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+	[NS_ROLE_ST_BLOCKED]	= { COLOR_RED, -1, A_NORMAL, A_NORMAL },
+	[NS_ROLE_ST_SLEEPING]	= { COLOR_BLUE, -1, A_NORMAL, A_NORMAL },
+	[NS_ROLE_ST_IDLE]	= { COLOR_CYAN, -1, A_NORMAL, A_NORMAL },
+	[NS_ROLE_ST_STOPPED]	= { COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
+	[NS_ROLE_ST_DEAD]	= { COLOR_WHITE, -1, A_NORMAL, A_NORMAL },
 };
+
+/*
+ * Task row states, the glyphs as different in ASCII as in Unicode, so that
+ * LANG=C and NO_COLOR tell every state apart.
+ */
+const struct ns_tui_task_state ns_tui_task_states[NS_NR_TRS] = {
+	[NS_TRS_RUNNING]	= { 0, 0, NS_ROLE_NORMAL, "running (coloured by CPU)" },
+	[NS_TRS_WAKEUP]		= { L'\u2592', L'%', NS_ROLE_ST_WAKEUP,
+				    "runnable after a wakeup (wakeup latency)" },
+	[NS_TRS_WAKING]		= { L'\u2591', L':', NS_ROLE_ST_WAKING,
+				    "sched_waking to its sched_wakeup" },
+	[NS_TRS_PREEMPTED]	= { L'\u2248', L'~', NS_ROLE_ST_PREEMPTED, "preempted (R, R+)" },
+	[NS_TRS_BLOCKED]	= { L'\u2581', L'_', NS_ROLE_ST_BLOCKED, "uninterruptible (D)" },
+	[NS_TRS_SLEEPING]	= { L'\u00b7', L'.', NS_ROLE_ST_SLEEPING, "sleeping (S)" },
+	[NS_TRS_IDLE]		= { L'\u02d9', L'`', NS_ROLE_ST_IDLE, "idle (I)" },
+	[NS_TRS_STOPPED]	= { L'T', L'T', NS_ROLE_ST_STOPPED, "stopped (T, t, P)" },
+	[NS_TRS_DEAD]		= { L'x', L'x', NS_ROLE_ST_DEAD, "exited (X, Z)" },
+	[NS_TRS_UNKNOWN]	= { L' ', L' ', NS_ROLE_NORMAL, "not known" },
+};
+
+wchar_t ns_tui_task_state_glyph(const struct ns_tui_glyphs *g, int st)
+{
+	if (st == NS_TRS_RUNNING)
+		return g->running;
+	if (st < 0 || st >= NS_NR_TRS)
+		return L' ';
+	return g->utf8 ? ns_tui_task_states[st].utf8 : ns_tui_task_states[st].ascii;
+}
 
 /* Task colours far enough apart to tell neighbours in a row of blocks. */
 static const short task_256[NS_TUI_TASK_COLOURS] = {
@@ -155,6 +193,7 @@ void ns_tui_glyphs_set(struct ns_tui_glyphs *g, int utf8)
 		g->vline = L'\u2502';
 		g->hline = L'\u2500';
 		g->tick = L'\u252c';
+		g->drop = L'!';
 		g->newline = " \u23ce ";
 	} else {
 		g->events = L'#';
@@ -163,6 +202,7 @@ void ns_tui_glyphs_set(struct ns_tui_glyphs *g, int utf8)
 		g->vline = L'|';
 		g->hline = L'-';
 		g->tick = L'+';
+		g->drop = L'!';
 		g->newline = " \\n ";
 	}
 }

@@ -41,6 +41,15 @@ enum ns_tui_role {
 	NS_ROLE_HELP,
 	NS_ROLE_HELP_TITLE,
 	NS_ROLE_SEARCH_MATCH,	/* what the last search matches, in the list */
+	NS_ROLE_DROP,		/* events lost, on a CPU row */
+	NS_ROLE_ST_WAKEUP,	/* task rows: the states (ns_tui_task_states) */
+	NS_ROLE_ST_WAKING,
+	NS_ROLE_ST_PREEMPTED,
+	NS_ROLE_ST_BLOCKED,
+	NS_ROLE_ST_SLEEPING,
+	NS_ROLE_ST_IDLE,
+	NS_ROLE_ST_STOPPED,
+	NS_ROLE_ST_DEAD,
 	NS_ROLE_TASK0,		/* NS_TUI_TASK_COLOURS roles for tasks */
 	NS_NR_ROLES = NS_ROLE_TASK0 + NS_TUI_TASK_COLOURS,
 };
@@ -59,8 +68,24 @@ struct ns_tui_glyphs {
 	wchar_t vline;		/* markers and selection through the CPU rows */
 	wchar_t hline;		/* the ruler */
 	wchar_t tick;		/* a tick on the ruler */
+	wchar_t drop;		/* events lost, on a CPU row */
 	const char *newline;	/* stands for a newline inside Info */
 };
+
+/*
+ * The states of task rows (enum ns_task_row_state), in the order a column
+ * picks them: what draws each, and the help's legend. Running is drawn as
+ * on CPU rows (the glyphs' running, coloured by CPU).
+ */
+struct ns_tui_task_state {
+	wchar_t utf8, ascii;
+	int role;
+	const char *legend;
+};
+
+extern const struct ns_tui_task_state ns_tui_task_states[];
+/* The glyph of task row state @st (enum ns_task_row_state) with @g. */
+wchar_t ns_tui_task_state_glyph(const struct ns_tui_glyphs *g, int st);
 
 void ns_tui_theme_init(struct ns_tui_theme *theme, int use_colour);
 
@@ -356,6 +381,8 @@ struct ns_sched;
 void ns_tui_sched_ctx_text(struct ns_tui *t, char *buf, size_t len);
 void ns_tui_sched_ctx_fit(struct ns_tui *t, char *buf, size_t len, int width);
 void ns_tui_sched_free(struct ns_tui *t);
+struct ns_sched *ns_tui_sched_timelines(struct ns_tui *t);
+uint64_t ns_tui_drops_in_window(const struct ns_tui *t);
 
 /* live.c: nurseshark live */
 #define NS_TUI_LIVE_MS		100	/* the newest events show within this */

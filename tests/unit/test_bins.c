@@ -2,7 +2,11 @@
 /*
  * Time bins against an independent computation: this test reads the trace
  * again through libtracecmd itself (not through our index), rebuilds who ran
- * on each CPU from the sched_switch records, sums each column exactly, and
+ * on each CPU from the sched_switch records (and from the events: each is
+ * recorded by the task running, so one of another task starts its run,
+ * but for a stack trace, which belongs to the event before it;
+ * lost events end the run under way: nobody's time until the next event),
+ * sums each column exactly, and
  * compares. Columns with at most NS_BINS_EXACT_RUNS switches must match
  * exactly; wider ones within the documented bound of the summaries.
  */
@@ -40,13 +44,15 @@ static int load_truth(const char *path, struct truth *tr)
 {
 	struct tracecmd_input *h = tracecmd_open(path, 0);
 	struct tep_handle *tep;
-	struct tep_event *sw;
+	struct tep_event *sw, *ks, *us;
 	int cpu;
 
 	if (!h)
 		return -1;
 	tep = tracecmd_get_tep(h);
 	sw = tep_find_event_by_name(tep, "sched", "sched_switch");
+	ks = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
+	us = tep_find_event_by_name(tep, "ftrace", "user_stack");
 	tr->nr_cpus = tep_get_cpus(tep);
 	tr->cpus = calloc(tr->nr_cpus, sizeof(*tr->cpus));
 	tr->last_ns = 0;
@@ -54,31 +60,36 @@ static int load_truth(const char *path, struct truth *tr)
 		struct cpu_truth *c = &tr->cpus[cpu];
 		struct tep_record *rec;
 		size_t cap = 0;
-		int first_pid = -1;
+		int cur = -2, pid, type;
 
 		for (rec = tracecmd_read_cpu_first(h, cpu); rec; rec = tracecmd_read_data(h, cpu)) {
-			unsigned long long prev, next;
+			unsigned long long next;
 
 			if (c->nr_ts == cap) {
 				cap = cap ? cap * 2 : 4096;
 				c->ts = realloc(c->ts, cap * sizeof(*c->ts));
 			}
-			if (!c->nr_ts)
-				first_pid = tep_data_pid(tep, rec);
+			if (rec->missed_events && c->nr_ts && cur >= 0) {
+				push_span(c, c->ts[c->nr_ts - 1], -1);
+				cur = -1;
+			}
+			pid = tep_data_pid(tep, rec);
+			type = tep_data_type(tep, rec);
+			/* a stack trace (-T) belongs to the event before it: no run */
+			if (pid != cur && !((ks && type == ks->id) || (us && type == us->id))) {
+				push_span(c, rec->ts, pid);
+				cur = pid;
+			}
 			c->ts[c->nr_ts++] = rec->ts;
 			if (rec->ts > tr->last_ns)
 				tr->last_ns = rec->ts;
 			if (sw && tep_data_type(tep, rec) == sw->id &&
-			    !tep_get_field_val(NULL, sw, "prev_pid", rec, &prev, 0) &&
 			    !tep_get_field_val(NULL, sw, "next_pid", rec, &next, 0)) {
-				if (!c->nr_spans)
-					push_span(c, c->ts[0], (int)prev);
 				push_span(c, rec->ts, (int)next);
+				cur = (int)next;
 			}
 			tracecmd_free_record(rec);
 		}
-		if (!c->nr_spans && c->nr_ts)
-			push_span(c, c->ts[0], first_pid);
 	}
 	tracecmd_close(h);
 	return 0;
@@ -107,7 +118,7 @@ static void column_truth(const struct truth *tr, int cpu, uint64_t a, uint64_t b
 
 		if (s >= a && s < b)
 			(*nr_in)++;
-		if (hi <= lo)
+		if (hi <= lo || c->spans[i].pid < 0)
 			continue;
 		for (k = 0; k < n && pids[k] != c->spans[i].pid; k++)
 			;

@@ -3,8 +3,11 @@
  * Task rows and the task list against an independent computation from the
  * text of `trace-cmd report -N -t` (no plugins, full timestamps): a task
  * runs on a CPU from a sched_switch whose next_pid it is to the CPU's next
- * sched_switch (the last run to the trace's last event), and before a
- * CPU's first sched_switch its prev_pid runs from the CPU's first event.
+ * run (the last run to the trace's last event); an event of a task other
+ * than the one running starts a run of that task (every event is recorded
+ * by the task running: its switch-in was not recorded), but for a stack
+ * trace, which belongs to the event before it; a "CPU:N [EVENTS
+ * DROPPED]" line ends the CPU's run at its event before (nobody's time).
  * Checked: the spans of the busiest tasks, idle and a rare task; every
  * column of a task row over the whole trace and over a zoomed window (the
  * CPU it ran on most, whether it ran, whether it had events); the task
@@ -16,38 +19,54 @@
 
 #include "nurseshark/filter.h"
 #include "nurseshark/model.h"
+#include "nurseshark/model_sched.h"
 #include "nurseshark/model_tasks.h"
 #include "traces.h"
 
 #define MAX_CPUS	64
 #define MAX_PID		(1 << 22)
 
-struct sw {
+struct run {
 	uint64_t ts;
-	int prev, next;
+	int pid;
 };
+
+enum { K_OTHER, K_SWITCH, K_WAKEUP, K_WAKING };
 
 struct ev {
 	uint64_t ts;
 	int pid, cpu;
+	int kind;		/* K_* */
+	int a, b;		/* SWITCH: prev_pid, next_pid; wakeups: the woken pid */
+	char st;		/* SWITCH: the row state prev_state leaves prev in */
 };
 
 struct oracle {
-	struct sw *sw[MAX_CPUS];
-	size_t nr_sw[MAX_CPUS], cap_sw[MAX_CPUS];
-	uint64_t first_ts[MAX_CPUS];
-	int first_pid[MAX_CPUS];
-	int seen[MAX_CPUS];
+	struct run *run[MAX_CPUS];
+	size_t nr_run[MAX_CPUS], cap_run[MAX_CPUS];
+	uint64_t prev_ts[MAX_CPUS];	/* the CPU's last event so far */
+	int cur[MAX_CPUS];		/* who runs by the events so far, -2 none yet */
+	int seen[MAX_CPUS], dropped[MAX_CPUS];
 	struct ev *ev;
 	size_t nr_ev, cap_ev;
 	uint64_t last_ts;
 	int nr_cpus;
 };
 
+static void push_run(struct oracle *o, int cpu, uint64_t ts, int pid)
+{
+	if (o->nr_run[cpu] == o->cap_run[cpu]) {
+		o->cap_run[cpu] = o->cap_run[cpu] * 2 + 256;
+		o->run[cpu] = realloc(o->run[cpu], o->cap_run[cpu] * sizeof(struct run));
+	}
+	o->run[cpu][o->nr_run[cpu]++] = (struct run){ ts, pid };
+	o->cur[cpu] = pid;
+}
+
 static int parse_report(const char *path, struct oracle *o)
 {
 	char cmd[4200], line[65536];
-	regex_t head, prev, next;
+	regex_t head, next, sw, wk;
 	regmatch_t m[6];
 	FILE *p;
 
@@ -57,13 +76,21 @@ static int parse_report(const char *path, struct oracle *o)
 	if (!p)
 		return -1;
 	regcomp(&head, "-([0-9]+) +\\[([0-9]+)\\] +([0-9]+)\\.([0-9]+): ([^: ]+):", REG_EXTENDED);
-	regcomp(&prev, "prev_pid=(-?[0-9]+)", REG_EXTENDED);
 	regcomp(&next, "next_pid=(-?[0-9]+)", REG_EXTENDED);
+	regcomp(&sw, "prev_pid=(-?[0-9]+) .*prev_state=([^ ]*) ==> .*next_pid=(-?[0-9]+)",
+		REG_EXTENDED);
+	regcomp(&wk, " pid=([0-9]+)", REG_EXTENDED);
 	while (fgets(line, sizeof(line), p)) {
 		uint64_t ts;
 		int pid, cpu;
 		char frac[16];
 
+		if (!strncmp(line, "CPU:", 4) && strstr(line, "EVENTS DROPPED]")) {
+			cpu = atoi(line + 4);
+			if (cpu >= 0 && cpu < MAX_CPUS)
+				o->dropped[cpu] = 1;
+			continue;
+		}
 		if (regexec(&head, line, 6, m, 0))
 			continue;
 		pid = atoi(line + m[1].rm_so);
@@ -79,33 +106,63 @@ static int parse_report(const char *path, struct oracle *o)
 			o->nr_cpus = cpu + 1;
 		if (!o->seen[cpu]) {
 			o->seen[cpu] = 1;
-			o->first_ts[cpu] = ts;
-			o->first_pid[cpu] = pid;
+			o->cur[cpu] = -2;
 		}
+		if (o->dropped[cpu] && o->cur[cpu] >= 0 && o->nr_run[cpu])
+			push_run(o, cpu, o->prev_ts[cpu], -1);
+		o->dropped[cpu] = 0;
+		/* a stack trace (-T) belongs to the event before it: no run */
+		if (pid != o->cur[cpu] && (!o->nr_run[cpu] ||
+					   (strncmp(line + m[5].rm_so, "kernel_stack:", 13) &&
+					    strncmp(line + m[5].rm_so, "user_stack:", 11))))
+			push_run(o, cpu, ts, pid);
+		o->prev_ts[cpu] = ts;
 		if (ts > o->last_ts)
 			o->last_ts = ts;
 		if (o->nr_ev == o->cap_ev) {
 			o->cap_ev = o->cap_ev * 2 + 4096;
 			o->ev = realloc(o->ev, o->cap_ev * sizeof(*o->ev));
 		}
-		o->ev[o->nr_ev++] = (struct ev){ ts, pid, cpu };
+		o->ev[o->nr_ev++] = (struct ev){ ts, pid, cpu, K_OTHER, -1, -1, 0 };
+		if (!strncmp(line + m[5].rm_so, "sched_switch", 12)) {
+			regmatch_t c[4];
+
+			if (!regexec(&sw, line, 4, c, 0)) {
+				struct ev *e = &o->ev[o->nr_ev - 1];
+				char ps = line[c[2].rm_so];
+
+				e->kind = K_SWITCH;
+				e->a = atoi(line + c[1].rm_so);
+				e->b = atoi(line + c[3].rm_so);
+				/* as report prints prev_state: R, R+, S, D, I, T, t, X, Z, P... */
+				e->st = ps == 'R' || c[2].rm_eo == c[2].rm_so ? NS_TRS_PREEMPTED :
+					ps == 'S' ? NS_TRS_SLEEPING : ps == 'D' ? NS_TRS_BLOCKED :
+					ps == 'I' ? NS_TRS_IDLE : ps == 'X' || ps == 'Z' ?
+					NS_TRS_DEAD : NS_TRS_STOPPED;
+			}
+		} else if (!strncmp(line + m[5].rm_so, "sched_wakeup", 12) ||
+			   !strncmp(line + m[5].rm_so, "sched_waking", 12)) {
+			regmatch_t c[2];
+
+			if (!regexec(&wk, line + m[5].rm_eo, 2, c, 0)) {
+				struct ev *e = &o->ev[o->nr_ev - 1];
+
+				e->kind = line[m[5].rm_so + 10] == 'u' ? K_WAKEUP : K_WAKING;
+				e->a = atoi(line + m[5].rm_eo + c[1].rm_so);
+			}
+		}
 		if ((size_t)(m[5].rm_eo - m[5].rm_so) == strlen("sched_switch") &&
 		    !strncmp(line + m[5].rm_so, "sched_switch", 12)) {
-			regmatch_t a[2], b[2];
+			regmatch_t b[2];
 
-			if (regexec(&prev, line, 2, a, 0) || regexec(&next, line, 2, b, 0))
-				continue;
-			if (o->nr_sw[cpu] == o->cap_sw[cpu]) {
-				o->cap_sw[cpu] = o->cap_sw[cpu] * 2 + 256;
-				o->sw[cpu] = realloc(o->sw[cpu], o->cap_sw[cpu] * sizeof(struct sw));
-			}
-			o->sw[cpu][o->nr_sw[cpu]++] = (struct sw){ ts, atoi(line + a[1].rm_so),
-								   atoi(line + b[1].rm_so) };
+			if (!regexec(&next, line, 2, b, 0))
+				push_run(o, cpu, ts, atoi(line + b[1].rm_so));
 		}
 	}
 	regfree(&head);
-	regfree(&prev);
 	regfree(&next);
+	regfree(&sw);
+	regfree(&wk);
 	return pclose(p) == 0 && o->nr_ev ? 0 : -1;
 }
 
@@ -114,7 +171,7 @@ static void oracle_free(struct oracle *o)
 	int c;
 
 	for (c = 0; c < MAX_CPUS; c++)
-		free(o->sw[c]);
+		free(o->run[c]);
 	free(o->ev);
 }
 
@@ -126,43 +183,110 @@ static size_t spans_of(const struct oracle *o, int pid, struct ns_task_span **ou
 
 	*out = NULL;
 	for (c = 0; c < o->nr_cpus; c++) {
-		struct { uint64_t a, b; } run[1];
+		for (k = 0; k < o->nr_run[c]; k++) {
+			uint64_t a = o->run[c][k].ts;
+			uint64_t b = k + 1 < o->nr_run[c] ? o->run[c][k + 1].ts : o->last_ts;
 
-		for (k = 0; k <= o->nr_sw[c]; k++) {
-			int who;
-
-			if (!o->seen[c])
-				break;
-			if (!o->nr_sw[c]) {
-				/* no switch at all: the first event's task, to the end */
-				who = o->first_pid[c];
-				run[0].a = o->first_ts[c];
-				run[0].b = o->last_ts;
-			} else if (k == 0) {
-				who = o->sw[c][0].prev;
-				run[0].a = o->first_ts[c];
-				run[0].b = o->sw[c][0].ts;
-			} else {
-				who = o->sw[c][k - 1].next;
-				run[0].a = o->sw[c][k - 1].ts;
-				run[0].b = k < o->nr_sw[c] ? o->sw[c][k].ts : o->last_ts;
-			}
-			if (who != pid || run[0].b <= run[0].a) {
-				if (!o->nr_sw[c])
-					break;
+			if (o->run[c][k].pid != pid || b <= a)
 				continue;
-			}
-			if (n && (*out)[n - 1].cpu == c && (*out)[n - 1].end_ns == run[0].a) {
-				(*out)[n - 1].end_ns = run[0].b;
+			if (n && (*out)[n - 1].cpu == c && (*out)[n - 1].end_ns == a) {
+				(*out)[n - 1].end_ns = b;
 			} else {
 				if (n == cap) {
 					cap = cap * 2 + 64;
 					*out = realloc(*out, cap * sizeof(**out));
 				}
-				(*out)[n++] = (struct ns_task_span){ run[0].a, run[0].b, c };
+				(*out)[n++] = (struct ns_task_span){ a, b, c };
 			}
-			if (!o->nr_sw[c])
-				break;
+		}
+	}
+	return n;
+}
+
+/* A state of one task from start (to the next one's start, the last to the end). */
+struct state {
+	uint64_t start;
+	int st;			/* enum ns_task_row_state */
+};
+
+static void push_state(struct state **v, size_t *n, size_t *cap, uint64_t ts, int st)
+{
+	if (*n && (*v)[*n - 1].start == ts) {
+		(*v)[*n - 1].st = st;
+		return;
+	}
+	if (*n == *cap) {
+		*cap = *cap * 2 + 64;
+		*v = realloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = (struct state){ ts, st };
+}
+
+/*
+ * @pid's states from report's lines, on their own: a switch-in runs it,
+ * a switch-out leaves it in its prev_state, a wakeup of a task that is
+ * not running or runnable makes it runnable (WAKEUP) until it runs, and
+ * the sched_waking before that wakeup, if it came after the task's last
+ * state change, is WAKING from there to the wakeup. Each event of the
+ * task on a CPU where, by the events so far, another ran, runs it (its
+ * switch-in was not recorded).
+ */
+static size_t states_of(const struct oracle *o, int pid, struct state **out)
+{
+	int cur[MAX_CPUS], st = NS_TRS_UNKNOWN;
+	uint64_t waking = 0, wakeup = 0;
+	size_t n = 0, cap = 0, k, before_wakeup = 0;
+	bool have_waking = false;
+
+	*out = NULL;
+	for (k = 0; k < MAX_CPUS; k++)
+		cur[k] = -2;
+	for (k = 0; k < o->nr_ev; k++) {
+		const struct ev *e = &o->ev[k];
+
+		if (e->pid != cur[e->cpu]) {
+			cur[e->cpu] = e->pid;
+			if (e->pid == pid && st != NS_TRS_RUNNING) {
+				push_state(out, &n, &cap, e->ts, NS_TRS_RUNNING);
+				st = NS_TRS_RUNNING;
+			}
+		}
+		if (e->kind == K_SWITCH) {
+			cur[e->cpu] = e->b;
+			if (e->a == pid) {
+				push_state(out, &n, &cap, e->ts, e->st);
+				st = e->st;
+			}
+			if (e->b == pid) {
+				/* the waking stretch, cut out of the state before the wakeup */
+				if (st == NS_TRS_WAKEUP && have_waking && before_wakeup &&
+				    waking < wakeup && waking >= (*out)[before_wakeup - 1].start &&
+				    (*out)[before_wakeup - 1].st != NS_TRS_RUNNING) {
+					struct state w = { waking, NS_TRS_WAKING };
+
+					push_state(out, &n, &cap, 0, 0);	/* room */
+					memmove(&(*out)[before_wakeup + 1], &(*out)[before_wakeup],
+						(n - 1 - before_wakeup) * sizeof(**out));
+					(*out)[before_wakeup] = w;
+					if ((*out)[before_wakeup - 1].start == waking) {
+						memmove(&(*out)[before_wakeup - 1], &(*out)[before_wakeup],
+							(n - before_wakeup) * sizeof(**out));
+						n--;
+					}
+				}
+				push_state(out, &n, &cap, e->ts, NS_TRS_RUNNING);
+				st = NS_TRS_RUNNING;
+				have_waking = false;
+			}
+		} else if (e->kind == K_WAKING && e->a == pid) {
+			waking = e->ts;
+			have_waking = true;
+		} else if (e->kind == K_WAKEUP && e->a == pid && st != NS_TRS_RUNNING &&
+			   st != NS_TRS_WAKEUP && st != NS_TRS_PREEMPTED) {
+			before_wakeup = n;
+			wakeup = e->ts;
+			push_state(out, &n, &cap, e->ts, NS_TRS_WAKEUP);
+			st = NS_TRS_WAKEUP;
 		}
 	}
 	return n;
@@ -173,6 +297,52 @@ static uint64_t overlap(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 	uint64_t lo = a > c ? a : c, hi = b < d ? b : d;
 
 	return hi > lo ? hi - lo : 0;
+}
+
+/*
+ * Every column's state of @pid's row in a window: where it did not run,
+ * the first (enum ns_task_row_state's order) of the oracle's states that
+ * overlap the column; where it ran, RUNNING.
+ */
+static int check_states(const struct oracle *o, const struct ns_task_row *tr, int pid,
+			uint64_t start, uint64_t end, int cols, int *nr_states, char *why,
+			size_t why_len)
+{
+	struct ns_task_bin *bins = calloc(cols, sizeof(*bins));
+	struct state *sv;
+	size_t n = states_of(o, pid, &sv), k;
+	int col, bad = 0;
+
+	ns_task_row_bins(tr, NULL, start, end, cols, bins);
+	for (col = 0; col < cols && !bad; col++) {
+		uint64_t a = ns_window_col_ns(start, end, cols, col);
+		uint64_t b = ns_window_col_ns(start, end, cols, col + 1);
+		int want = NS_TRS_UNKNOWN;
+
+		if (b <= a)
+			b = a + 1;
+		if (bins[col].flags & NS_BIN_RUNNING) {
+			want = NS_TRS_RUNNING;
+		} else {
+			for (k = 0; k < n; k++) {
+				uint64_t e = k + 1 < n ? sv[k + 1].start : o->last_ts;
+
+				if (sv[k].st != NS_TRS_RUNNING && overlap(a, b, sv[k].start, e) &&
+				    sv[k].st < want)
+					want = sv[k].st;
+			}
+		}
+		if (want != NS_TRS_RUNNING && want != NS_TRS_UNKNOWN)
+			(*nr_states)++;
+		if (bins[col].state != want) {
+			snprintf(why, why_len, "column %d: state %d, want %d", col, bins[col].state,
+				 want);
+			bad = 1;
+		}
+	}
+	free(sv);
+	free(bins);
+	return bad;
 }
 
 /* Every column of @pid's row in a window, against the spans and events. */
@@ -232,6 +402,7 @@ static void check_trace(const char *path)
 	char err[256], why[256];
 	struct ns_trace *trace = ns_trace_open(path, err, sizeof(err));
 	int nr, i, k, pids[8], npids = 0, ok;
+	struct ns_sched *sched;
 	uint64_t first, last;
 
 	if (!trace) {
@@ -320,6 +491,38 @@ static void check_trace(const char *path)
 		ns_task_row_close(tr);
 		free(want);
 	}
+
+	/* the states of the rows, from the timelines, against report's lines */
+	sched = ns_sched_build(trace, NULL, err, sizeof(err));
+	CHECK(sched != NULL, "%s: the timelines build (%s)", base_name(path), sched ? "" : err);
+	for (k = 0; sched && k < npids; k++) {
+		struct ns_task_row *tr = ns_task_row_open(trace, pids[k]);
+		uint64_t w = last + 1 - first;
+		int states = 0;
+
+		if (!pids[k] || !tr) {
+			ns_task_row_close(tr);
+			continue;
+		}
+		CHECK(!ns_task_row_set_states(tr, sched), "%s: task %d: states set",
+		      base_name(path), pids[k]);
+		why[0] = '\0';
+		CHECK(!check_states(&o, tr, pids[k], first, last + 1, 97, &states, why, sizeof(why)),
+		      "%s: task %d: each column's state over the whole trace, as report's lines "
+		      "say (%d columns not running) %s", base_name(path), pids[k], states, why);
+		why[0] = '\0';
+		CHECK(!check_states(&o, tr, pids[k], first + w / 3, first + w / 3 + w / 50, 61,
+				    &states, why, sizeof(why)),
+		      "%s: task %d: each column's state in a zoomed window %s", base_name(path),
+		      pids[k], why);
+		why[0] = '\0';
+		CHECK(!check_states(&o, tr, pids[k], first + w / 2, first + w / 2 + w / 5000 + 1,
+				    80, &states, why, sizeof(why)),
+		      "%s: task %d: each column's state in a close window %s", base_name(path),
+		      pids[k], why);
+		ns_task_row_close(tr);
+	}
+	ns_sched_free(sched);
 	free(tasks);
 	oracle_free(&o);
 	ns_trace_close(trace);
