@@ -153,7 +153,9 @@ static double now_ms(clockid_t clock)
  * same expression to `trace-cmd report -F`: NS_BENCH_SEARCH (a text no line
  * holds, so that every event is read; searched for in the info column, then
  * in the whole line; empty: no search) and NS_BENCH_FILTER
- * (an -F expression; empty: no filter).
+ * (an -F expression; empty: no filter). NS_BENCH_TASK_KEYS (--keys syntax,
+ * e.g. ":task gzip<Enter>"; empty: none) adds task rows before the zoom and
+ * pan steps are timed a second time, as task_step_*.
  */
 #define STATS_SEARCH	"nurseshark-bench-no-such-text"
 #define STATS_FILTER	".*: common_pid == 1"
@@ -247,6 +249,7 @@ static int print_stats(const char *file, char *err, size_t err_len)
 	double load_cpu_ms = now_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	const char *search = stats_env("NS_BENCH_SEARCH", STATS_SEARCH);
 	const char *filter = stats_env("NS_BENCH_FILTER", STATS_FILTER);
+	const char *task_keys = stats_env("NS_BENCH_TASK_KEYS", "");
 	struct ns_tui_step_stats st;
 	double redraw_us = 0;
 	struct rusage ru;
@@ -272,7 +275,7 @@ static int print_stats(const char *file, char *err, size_t err_len)
 	if (!ret)
 		printf("redraw_us %.0f\n", redraw_us);
 	if (!ret)
-		ret = ns_tui_time_steps(trace, 200, 50, &st, err, err_len);
+		ret = ns_tui_time_steps(trace, 200, 50, NULL, &st, err, err_len);
 	if (!ret) {
 		printf("step_levels %d\n", st.step_levels);
 		printf("step_redraws %d\n", st.step_redraws);
@@ -285,6 +288,25 @@ static int print_stats(const char *file, char *err, size_t err_len)
 		printf("list_page_us_median %.0f\n", st.page_us_median);
 	}
 	fflush(stdout);		/* the figures so far, should a later one fail */
+	if (!ret && *task_keys) {
+		ret = ns_tui_time_steps(trace, 200, 50, task_keys, &st, err, err_len);
+		if (!ret) {
+			printf("task_step_rows %d\n", st.task_rows);
+			printf("task_step_redraw_us_max %.0f\n", st.step_us_max);
+			printf("task_step_redraw_us_median %.0f\n", st.step_us_median);
+		}
+	}
+	if (!ret) {
+		/* the statistics overlay over the whole trace, as S builds it */
+		struct ns_sched_stats *sst = NULL;
+		double t0 = now_ms(CLOCK_MONOTONIC);
+
+		ret = ns_sched_stats_build(trace, NULL, 0, UINT64_MAX, &sst, err, err_len);
+		if (!ret)
+			printf("stats_overlay_ms %.0f\n", now_ms(CLOCK_MONOTONIC) - t0);
+		ns_sched_stats_free(sst);
+	}
+	fflush(stdout);
 	if (!ret && *search)
 		ret = stats_search(trace, search, NS_SEARCH_INFO, "search", err, err_len);
 	fflush(stdout);

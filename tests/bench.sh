@@ -49,8 +49,9 @@
 # by grep -F in report's output; it should match nothing, so that every event
 # is read; default nurseshark-bench-no-such-text; empty: no search),
 # NS_BENCH_FILTER (the -F expression, for nurseshark and for report; it should
-# read every record; default '.*: common_pid == 1'; empty: no filter), NS_BIN,
-# NS_SHARED.
+# read every record; default '.*: common_pid == 1'; empty: no filter),
+# NS_BENCH_TASK_KEYS (keys typed before the zoom and pan steps are timed a
+# second time, with task rows; empty: not timed), NS_BIN, NS_SHARED.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,6 +65,10 @@ status=0
 # nurseshark --stats reads these too: the same text and expression on both sides
 export NS_BENCH_SEARCH=${NS_BENCH_SEARCH-nurseshark-bench-no-such-text}
 export NS_BENCH_FILTER=${NS_BENCH_FILTER-.*: common_pid == 1}
+# and the zoom and pan steps again with task rows (issue 11: task rows with
+# states within the 5 ms step): R on events spread over the trace adds their
+# tasks' rows (a row past the end selects the last event)
+export NS_BENCH_TASK_KEYS=${NS_BENCH_TASK_KEYS-:1000<Enter>R:100000<Enter>R:1000000<Enter>R:4000000<Enter>R}
 
 mkdir -p "$BENCH_OUT" || exit 1
 
@@ -258,7 +263,8 @@ echo "  nurseshark $(git -C "$top" describe --always --dirty 2>/dev/null || echo
 stats_keys="events index_bytes load_ms load_cpu_ms load_peak_rss_kib redraw_us step_levels
 	step_redraws step_redraw_us_max step_redraw_us_median list_pages list_page_us_max
 	list_page_us_median step_redraw_us_max_raw list_page_us_max_raw search_ms search_events search_found filter_ms filter_rows
-	search_line_ms search_line_events search_line_found first_frame_ms peak_rss_kib"
+	search_line_ms search_line_events search_line_found first_frame_ms peak_rss_kib
+	task_step_rows task_step_redraw_us_max task_step_redraw_us_median stats_overlay_ms"
 grep_pipe='trace-cmd report -i "$1" | grep -c -F -- "$2"'
 filter_pipe='trace-cmd report -F "$2" -i "$1" | wc -l'
 summary_pipe='"$2" --summary "$1" >/dev/null'
@@ -370,6 +376,13 @@ for t in "${traces[@]}"; do
 			"zoom/pan step" "${s_step_redraw_us_max:-n/a}" "${s_step_redraw_us_median:-n/a}" \
 			"${s_step_levels:-n/a}" "${s_step_redraws:-n/a}" \
 			"   (CPU; 200x50, key and redraw, each the best of 3; slowest single: ${s_step_redraw_us_max_raw:-n/a})"
+		[ -n "$NS_BENCH_TASK_KEYS" ] &&
+			printf '  %-18s task_step_redraw_us_max=%s task_step_redraw_us_median=%s task_rows=%s%s\n' \
+				"  with task rows" "${s_task_step_redraw_us_max:-n/a}" \
+				"${s_task_step_redraw_us_median:-n/a}" "${s_task_step_rows:-n/a}" \
+				"   (the same steps after NS_BENCH_TASK_KEYS)"
+		printf '  %-18s stats_overlay_ms=%s   (S over the whole trace)\n' "statistics" \
+			"${s_stats_overlay_ms:-n/a}"
 		printf '  %-18s list_page_us_max=%s list_page_us_median=%s pages=%s%s\n' \
 			"list page" "${s_list_page_us_max:-n/a}" "${s_list_page_us_median:-n/a}" \
 			"${s_list_pages:-n/a}" "   (CPU, best of 3; slowest single: ${s_list_page_us_max_raw:-n/a})"
@@ -442,6 +455,12 @@ for t in "${traces[@]}"; do
 		row "zoom/pan step <= 5000 us CPU, max" \
 			"${s_step_redraw_us_max:-n/a}${s_step_redraw_us_max:+ us} (${s_step_levels:-?} levels)" \
 			"$(met "$s_step_redraw_us_max" 1 5000)"
+		[ -n "$NS_BENCH_TASK_KEYS" ] &&
+			row "  with ${s_task_step_rows:-?} task rows (states)" \
+				"${s_task_step_redraw_us_max:-n/a}${s_task_step_redraw_us_max:+ us}" \
+				"$(met "$s_task_step_redraw_us_max" 1 5000)"
+		row "statistics overlay, whole trace <= 1 s" \
+			"${s_stats_overlay_ms:-n/a}${s_stats_overlay_ms:+ ms}" "$(met "$s_stats_overlay_ms" 1 1000)"
 		row "list page <= 5000 us CPU, max" "${s_list_page_us_max:-n/a}${s_list_page_us_max:+ us}" \
 			"$(met "$s_list_page_us_max" 1 5000)"
 		row "line search (/TEXT) <= 1/4 of report|grep" \

@@ -332,3 +332,22 @@ for args in "$sample $sample" "-i $sample -i $sample" "-i $sample $sample"; do
 		echo "FAIL: cli: two trace files ($args): status $rc, stderr '$(head -c 200 "$err")'"
 	fi
 done
+
+# --stats (what make bench reads): with NS_BENCH_TASK_KEYS the steps are timed
+# again with the task rows those keys add, and the statistics overlay is timed;
+# without it, no task_step lines
+stats=$(NS_BENCH_SEARCH='' NS_BENCH_FILTER='' NS_BENCH_TASK_KEYS=':5000<Enter>R:60000<Enter>R' \
+	"$bin" --stats "$sample" 2>"$err")
+rows=$(sed -n 's/^task_step_rows //p' <<<"$stats")
+if [ "${rows:-0}" -ge 1 ] && grep -qE '^task_step_redraw_us_max [0-9]+$' <<<"$stats" &&
+	grep -qE '^stats_overlay_ms [0-9]+$' <<<"$stats"; then
+	echo "PASS: cli: --stats times the steps with $rows task rows and the statistics overlay"
+else
+	echo "FAIL: cli: --stats with NS_BENCH_TASK_KEYS: rows '${rows:-}', $(tr '\n' ' ' <<<"$stats" | head -c 300) $(head -c 200 "$err")"
+fi
+stats=$(NS_BENCH_SEARCH='' NS_BENCH_FILTER='' NS_BENCH_TASK_KEYS='' "$bin" --stats "$sample" 2>"$err")
+if ! grep -q '^task_step' <<<"$stats" && grep -q '^step_redraw_us_max ' <<<"$stats"; then
+	echo "PASS: cli: --stats without NS_BENCH_TASK_KEYS times no task-row steps"
+else
+	echo "FAIL: cli: --stats without NS_BENCH_TASK_KEYS: $(grep '^task_step' <<<"$stats" | head -n 2)"
+fi

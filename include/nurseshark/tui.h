@@ -112,6 +112,7 @@ struct ns_tui_step_stats {
 	int list_pages;			/* list page steps timed */
 	double page_us_max, page_us_median;
 	double step_us_raw_max, page_us_raw_max;	/* the slowest single ones */
+	int task_rows;			/* the task rows the graph had while timed */
 };
 
 /**
@@ -124,10 +125,12 @@ struct ns_tui_step_stats {
  * pages the list down and up from the start, middle, end and a few random
  * rows, zoomed all the way out and all the way in. Every step is typed
  * through the same dispatcher as a key press and timed with its redraw.
+ * @setup_keys (NULL: none), in the --keys syntax, are typed first, untimed:
+ * `make bench` adds task rows that way, so that their steps are timed too.
  * Returns 0, or a negative errno with @err filled in.
  */
-int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_step_stats *st,
-		      char *err, size_t err_len);
+int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, const char *setup_keys,
+		      struct ns_tui_step_stats *st, char *err, size_t err_len);
 
 /* Check a --keys string; 0, or -EINVAL with the reason in @err. */
 int ns_tui_check_keys(const char *keys, char *err, size_t err_len);

@@ -262,8 +262,8 @@ static void select_row(struct ns_tui *t, uint64_t row)
 #define STEP_MAX_LEVELS		70
 #define STEP_RANDOM_ROWS	5
 
-int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_step_stats *st,
-		      char *err, size_t err_len)
+int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, const char *setup_keys,
+		      struct ns_tui_step_stats *st, char *err, size_t err_len)
 {
 	/* pans at every level: both directions, in both orders, by a column and a page */
 	static const char *const pans[] = { "]", "[", "[", "]", "}", "{" };
@@ -281,6 +281,9 @@ int ns_tui_time_steps(struct ns_trace *trace, int cols, int rows, struct ns_tui_
 	if (ret)
 		goto out;
 	finish_jobs(&t);
+	if (setup_keys)
+		feed_keys(&t, setup_keys);
+	st->task_rows = t.rowset.nr_task;
 	if (t.focus != NS_FOCUS_LIST)
 		feed_keys(&t, "<Tab>");
 	ns_tui_draw(&t);
