@@ -360,15 +360,14 @@ int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_
 			if (n < page)
 				memset((char *)c->page + n, 0, (size_t)(page - n));
 			nev = count_events(c->kbuf, c->page);
-			__atomic_fetch_add(&c->events, nev, __ATOMIC_RELAXED);
+			atomic_fetch_add_explicit(&c->events, nev, memory_order_relaxed);
 			if (c->mem) {
 				if (mem_add(c->mem, c->page, (size_t)page, nev)) {
 					snprintf(err, errlen, "out of memory holding CPU %d's events",
 						 cpu);
 					return -1;
 				}
-				__atomic_fetch_add(&c->bytes, (unsigned long long)page,
-						   __ATOMIC_RELAXED);
+				atomic_fetch_add_explicit(&c->bytes, (unsigned long long)page, memory_order_relaxed);
 				continue;
 			}
 			w = write_all(c->wfd, c->page, (size_t)page);
@@ -377,7 +376,7 @@ int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_
 					 c->path, strerror(-w));
 				return -1;
 			}
-			__atomic_fetch_add(&c->bytes, (unsigned long long)page, __ATOMIC_RELAXED);
+			atomic_fetch_add_explicit(&c->bytes, (unsigned long long)page, memory_order_relaxed);
 		}
 	}
 	return 0;

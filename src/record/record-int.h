@@ -11,6 +11,7 @@
 #ifndef NS_RECORD_INT_H
 #define NS_RECORD_INT_H
 
+#include <stdatomic.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -62,8 +63,8 @@ struct ns_rec_cpu {
 	struct tracefs_cpu *tcpu;
 	int wfd;			/* the temp file of its pages */
 	char *path;
-	unsigned long long bytes;
-	unsigned long long events;
+	_Atomic unsigned long long bytes;	/* added by its reader, read by the screen */
+	_Atomic unsigned long long events;
 	unsigned long long lost_start;	/* overrun + dropped when recording started */
 	unsigned long long lost;	/* since then */
 	char *stats;			/* per_cpu/cpuN/stats when recording stopped */

@@ -413,8 +413,8 @@ static void progress(struct record *r, double elapsed, bool final)
 	for (int b = 0; b < r->nbufs; b++) {
 		ns_rec_read_lost(&r->bufs[b], false);
 		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++) {
-			events += __atomic_load_n(&r->bufs[b].cpus[cpu].events, __ATOMIC_RELAXED);
-			bytes += __atomic_load_n(&r->bufs[b].cpus[cpu].bytes, __ATOMIC_RELAXED);
+			events += atomic_load_explicit(&r->bufs[b].cpus[cpu].events, memory_order_relaxed);
+			bytes += atomic_load_explicit(&r->bufs[b].cpus[cpu].bytes, memory_order_relaxed);
 			lost += r->bufs[b].cpus[cpu].lost;
 		}
 	}
@@ -482,8 +482,8 @@ static int start_command(struct record *r, char *err, size_t errlen)
 struct reader {
 	struct ns_rec_cpu *cpu;
 	int id;
-	const int *stop;
-	int ret;
+	const atomic_int *stop;
+	atomic_int ret;
 	char err[512];
 	pthread_t thread;
 	bool started;
@@ -498,10 +498,10 @@ static void *reader_main(void *arg)
 	 * poll() wakes when buffer_percent of the ring buffer is full; the
 	 * timeout only bounds how late the stop flag is seen.
 	 */
-	while (!__atomic_load_n(rd->stop, __ATOMIC_ACQUIRE)) {
+	while (!atomic_load_explicit(rd->stop, memory_order_acquire)) {
 		poll(&pfd, 1, 100);
 		if (ns_rec_drain_cpu(rd->cpu, rd->id, false, rd->err, sizeof(rd->err))) {
-			__atomic_store_n(&rd->ret, -1, __ATOMIC_RELEASE);
+			atomic_store_explicit(&rd->ret, -1, memory_order_release);
 			break;
 		}
 	}
@@ -509,7 +509,7 @@ static void *reader_main(void *arg)
 }
 
 /* Starts a reader thread per CPU (signals stay with the main thread). */
-static struct reader *start_readers(struct record *r, const int *stop, int *n,
+static struct reader *start_readers(struct record *r, const atomic_int *stop, int *n,
 				    char *err, size_t errlen)
 {
 	struct reader *rds;
@@ -544,12 +544,44 @@ static struct reader *start_readers(struct record *r, const int *stop, int *n,
 	return rds;
 }
 
+/*
+ * The end of a recording, the same for a file and for live: the readers are
+ * told to stop and joined, a command still running is stopped with the
+ * signal that stopped us, and tracing is turned off. @ret is the loop's
+ * result; while it is 0, a reader's error becomes it (with its message).
+ */
+static int stop_recording(struct record *r, struct reader *rds, int n, atomic_int *stop, int ret,
+			  char *err, size_t errlen)
+{
+	atomic_store_explicit(stop, 1, memory_order_release);
+	for (int i = 0; i < n; i++)
+		if (rds[i].started)
+			pthread_join(rds[i].thread, NULL);
+	for (int i = 0; i < n && !ret; i++) {
+		if (rds[i].ret) {
+			snprintf(err, errlen, "%s", rds[i].err);
+			ret = -1;
+		}
+	}
+	free(rds);
+	if (r->child > 0) {
+		kill(r->child, stop_signal ? stop_signal : SIGTERM);
+		while (waitpid(r->child, &r->child_status, 0) < 0 && errno == EINTR)
+			;
+		r->child = 0;
+	}
+	for (int b = 0; b < r->nbufs; b++)
+		tracefs_trace_off(r->bufs[b].inst);
+	return ret;
+}
+
 /* Records until the command ends, the duration passes, a signal or an error. */
 static int record_loop(struct record *r, char *err, size_t errlen)
 {
 	double start = now_s(), next = start + PROGRESS_MS / 1000.0;
 	struct reader *rds;
-	int stop = 0, n, ret = 0;
+	atomic_int stop = 0;
+	int n, ret = 0;
 
 	rds = start_readers(r, &stop, &n, err, errlen);
 	if (!rds)
@@ -563,7 +595,7 @@ static int record_loop(struct record *r, char *err, size_t errlen)
 		/* Only the progress line and the checks below wait on this. */
 		nanosleep(&tick, NULL);
 		for (int i = 0; i < n && !ret; i++) {
-			if (__atomic_load_n(&rds[i].ret, __ATOMIC_ACQUIRE)) {
+			if (atomic_load_explicit(&rds[i].ret, memory_order_acquire)) {
 				snprintf(err, errlen, "%s", rds[i].err);
 				ret = -1;
 			}
@@ -580,26 +612,7 @@ static int record_loop(struct record *r, char *err, size_t errlen)
 			next = t + PROGRESS_MS / 1000.0;
 		}
 	}
-	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-	for (int i = 0; i < n; i++)
-		if (rds[i].started)
-			pthread_join(rds[i].thread, NULL);
-	for (int i = 0; i < n && !ret; i++) {
-		if (rds[i].ret) {
-			snprintf(err, errlen, "%s", rds[i].err);
-			ret = -1;
-		}
-	}
-	free(rds);
-	/* A command still running is stopped with the signal that stopped us. */
-	if (r->child > 0) {
-		kill(r->child, stop_signal ? stop_signal : SIGTERM);
-		while (waitpid(r->child, &r->child_status, 0) < 0 && errno == EINTR)
-			;
-		r->child = 0;
-	}
-	for (int b = 0; b < r->nbufs; b++)
-		tracefs_trace_off(r->bufs[b].inst);
+	ret = stop_recording(r, rds, n, &stop, ret, err, errlen);
 	for (int b = 0; b < r->nbufs && !ret; b++)
 		for (int cpu = 0; cpu < r->bufs[b].ncpus && !ret; cpu++)
 			ret = ns_rec_drain_cpu(&r->bufs[b].cpus[cpu], cpu, true, err, errlen);
@@ -615,7 +628,8 @@ static int record_loop(struct record *r, char *err, size_t errlen)
 static int live_loop(struct record *r, char *err, size_t errlen)
 {
 	struct reader *rds;
-	int stop = 0, n, ret = 0;
+	atomic_int stop = 0;
+	int n, ret = 0;
 
 	r->start = now_s();
 	rds = start_readers(r, &stop, &n, err, errlen);
@@ -629,19 +643,7 @@ static int live_loop(struct record *r, char *err, size_t errlen)
 		ret = r->ui->run(r->ui->arg, (struct ns_record_live *)r, err, errlen) ? -1 : 0;
 		r->rds = NULL;
 	}
-	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-	for (int i = 0; i < n; i++)
-		if (rds[i].started)
-			pthread_join(rds[i].thread, NULL);
-	free(rds);
-	if (r->child > 0) {
-		kill(r->child, stop_signal ? stop_signal : SIGTERM);
-		while (waitpid(r->child, &r->child_status, 0) < 0 && errno == EINTR)
-			;
-		r->child = 0;
-	}
-	for (int b = 0; b < r->nbufs; b++)
-		tracefs_trace_off(r->bufs[b].inst);
+	stop_recording(r, rds, n, &stop, -1, err, errlen);
 	r->elapsed = now_s() - r->start;
 	return ret;
 }
@@ -660,7 +662,7 @@ void ns_record_live_stats(struct ns_record_live *live, struct ns_record_live_sta
 		for (int cpu = 0; cpu < r->bufs[b].ncpus; cpu++) {
 			struct ns_rec_cpu *c = &r->bufs[b].cpus[cpu];
 
-			st->events += __atomic_load_n(&c->events, __ATOMIC_RELAXED);
+			st->events += atomic_load_explicit(&c->events, memory_order_relaxed);
 			st->lost += c->lost;
 			pthread_mutex_lock(&c->mem->lock);
 			st->held += c->mem->events;
@@ -670,7 +672,7 @@ void ns_record_live_stats(struct ns_record_live *live, struct ns_record_live_sta
 		}
 	}
 	for (int i = 0; i < r->nrds; i++) {
-		if (__atomic_load_n(&r->rds[i].ret, __ATOMIC_ACQUIRE)) {
+		if (atomic_load_explicit(&r->rds[i].ret, memory_order_acquire)) {
 			snprintf(st->error, sizeof(st->error), "%s", r->rds[i].err);
 			break;
 		}
