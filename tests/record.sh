@@ -176,6 +176,11 @@ if [ "$(cat "$tmp/txt/notes.txt")" = "not a trace" ] && [ "$(ls -A "$tmp/txt")" 
 else
 	fail "the file that is not a trace.dat changed"
 fi
+# a FIFO is refused at once, not opened for reading and waited on
+rm -f "$tmp/txt/pipe" && mkfifo "$tmp/txt/pipe"
+rec "$tmp/txt/pipe" -- true
+one_line_error "an existing FIFO" "not a trace.dat: not replacing it"
+rm -f "$tmp/txt/pipe"
 same_state "after refusing a file"
 
 # Options: one event, a clock, a buffer size; all put back afterwards.

@@ -293,12 +293,15 @@ static bool is_trace_dat(const char *path)
 {
 	static const char magic[] = "\027\010\104tracing";
 	char head[sizeof(magic) - 1];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not wait for a writer; only a regular file may be one */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	ok = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	ok = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	     read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
 	     !memcmp(head, magic, sizeof(head));
 	close(fd);
 	return ok;
@@ -308,7 +311,7 @@ static bool is_trace_dat(const char *path)
 static int open_output(struct record *r, char *err, size_t errlen)
 {
 	struct stat st;
-	char *copy, *dir, *base;
+	char *copy, *dcopy = NULL, *dir, *base;
 	mode_t mask;
 
 	if (!lstat(r->output, &st) || errno != ENOENT) {
@@ -323,29 +326,34 @@ static int open_output(struct record *r, char *err, size_t errlen)
 		}
 	}
 	copy = strdup(r->output);
-	if (!copy)
+	dcopy = strdup(r->output);
+	if (!copy || !dcopy)
 		goto nomem;
 	base = basename(copy);
-	dir = dirname(strdup(r->output));
+	dir = dirname(dcopy);
 	if (asprintf(&r->tmp_path, "%s/.%s.nsrec.XXXXXX", dir, base) < 0) {
 		r->tmp_path = NULL;
-		free(copy);
 		goto nomem;
 	}
-	free(copy);
 	r->tmp_fd = mkostemp(r->tmp_path, O_CLOEXEC);
 	if (r->tmp_fd < 0) {
 		snprintf(err, errlen, "cannot create a file in %s: %s", dir, strerror(errno));
 		free(r->tmp_path);
 		r->tmp_path = NULL;
+		free(copy);
+		free(dcopy);
 		return -1;
 	}
+	free(copy);
+	free(dcopy);
 	/* mkstemp makes it 0600: give it what creating the file would have. */
 	mask = umask(0);
 	umask(mask);
 	fchmod(r->tmp_fd, 0666 & ~mask);
 	return 0;
 nomem:
+	free(copy);
+	free(dcopy);
 	snprintf(err, errlen, "out of memory");
 	return -1;
 }
