@@ -153,6 +153,7 @@ struct collect {
 	atomic_int next_cpu;		/* the next CPU to take */
 	int nr_cpus;
 	bool count_types;
+	int stack_type[2];		/* ftrace kernel_stack, user_stack; -1 if absent */
 	atomic_int ret;			/* the first error */
 };
 
@@ -181,7 +182,10 @@ static int push(struct cpu_events *ce, const struct ns_sched_event *ev)
  * events, or never recorded): a switch-in of our own, kind
  * SCHED_IMPLICIT, goes before that event, so that the task counts as
  * running from there rather than as still preempted or asleep. The CPU's
- * first event says who runs at first.
+ * first event says who runs at first. Not a stack trace (kernel_stack,
+ * user_stack): it is recorded right after the event it belongs to, in that
+ * event's context, so the one after a sched_switch carries the task just
+ * switched out (as the CPU rows' runs, src/trace/index.c).
  */
 static int collect_one(void *arg, const struct ns_sched_event *ev)
 {
@@ -196,7 +200,8 @@ static int collect_one(void *arg, const struct ns_sched_event *ev)
 		cc->counts[ev->type]++;
 	if (c->vis_sched && !ns_visible_list_event(c->vis_sched, ev->cpu, ev->idx))
 		return 0;
-	if (ev->common_pid != cc->cur && ev->common_pid >= 0) {
+	if (ev->common_pid != cc->cur && ev->common_pid >= 0 &&
+	    ev->type != c->stack_type[0] && ev->type != c->stack_type[1]) {
 		struct ns_sched_event imp = *ev;
 
 		imp.kind = SCHED_IMPLICIT;
@@ -817,6 +822,8 @@ static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struc
 	c.vis_sched = vis_sched;
 	c.vis_list = vis_list;
 	c.count_types = type_counts != NULL;
+	c.stack_type[0] = ns_trace_event_type(trace, "ftrace", "kernel_stack");
+	c.stack_type[1] = ns_trace_event_type(trace, "ftrace", "user_stack");
 	c.type_counts = type_counts ? type_counts : dummy;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		c.cpus[cpu].kept = keeps(fs, NS_FILTER_CPU, cpu);

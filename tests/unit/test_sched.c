@@ -773,6 +773,64 @@ static uint64_t profile_total(const char *path, int pid, const char *event)
 }
 
 /*
+ * A stack trace (kernel_stack) recorded right after a sched_switch carries
+ * the task just switched out, in that event's context: it is not that
+ * task running again. Every such pair in report's text: the task switched
+ * out asleep (prev_state S or D) is still asleep at its stack trace.
+ */
+static void check_stack_after_switch(struct ns_trace *t, const char *path, const char *name)
+{
+	char *out = slurp_cmd("trace-cmd report -t -R -i '%s' 2>/dev/null", path), *line, *nl;
+	int cpu, pid, sw_cpu = -1, sw_pid = -1, bad = 0, checked = 0;
+	struct ns_sched *s = NULL;
+	uint64_t ts;
+	char err[256];
+
+	if (!out || !strstr(out, " kernel_stack: "))
+		goto out;
+	s = ns_sched_build(t, NULL, err, sizeof(err));
+	if (!s) {
+		FAIL("sched analysis of %s: %s", name, err);
+		goto out;
+	}
+	for (line = out; line && *line; line = nl ? nl + 1 : NULL) {
+		const char *st;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (text_line(line, &cpu, &ts, &pid))
+			continue;
+		if (strstr(line, " sched_switch: ") && (st = strstr(line, " prev_state=")) &&
+		    (!strncmp(st, " prev_state=1 ", 14) || !strncmp(st, " prev_state=2 ", 14))) {
+			sw_cpu = cpu;
+			sw_pid = pid;
+			continue;
+		}
+		if (sw_cpu == cpu && pid == sw_pid && pid > 0 && strstr(line, " kernel_stack: ")) {
+			struct ns_sched_ctx ctx;
+
+			checked++;
+			if (ns_sched_state_at(s, pid, ts, &ctx) ||
+			    (ctx.state != NS_TS_SLEEPING && ctx.state != NS_TS_BLOCKED)) {
+				if (bad++ < 3)
+					printf("  pid %d at %.9f: %s\n", pid, ts / 1e9,
+					       ns_task_state_name(ctx.state));
+			}
+		}
+		if (sw_cpu == cpu)
+			sw_cpu = -1;
+	}
+	if (checked)
+		CHECK(!bad, "a stack trace after a sched_switch is not a switch-in: the task "
+		      "switched out asleep is still asleep at its stack trace (%d of %d): %s",
+		      checked - bad, checked, name);
+out:
+	ns_sched_free(s);
+	free(out);
+}
+
+/*
  * sched-v6.dat, pid 18385: switched out R+ on CPU 0, it runs on CPU 1 with
  * no sched_switch recorded there. It is preempted until its first event on
  * CPU 1 for us; profile's sched_switch:W lasts until its next recorded
@@ -956,6 +1014,7 @@ int main(void)
 		check_drops(t, &o, name);
 		check_report_w(t, l.path[i], name);
 		check_additive(t, name);
+		check_stack_after_switch(t, l.path[i], name);
 		/*
 		 * The public traces come from other kernels and tracers: report
 		 * --profile reads little of them, and some lack wakeups.
