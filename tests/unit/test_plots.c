@@ -34,31 +34,6 @@ struct report {
 	size_t n;
 };
 
-static char *slurp_cmd(const char *fmt, const char *path)
-{
-	char cmd[8192], *buf = NULL;
-	size_t cap = 0, len = 0, n;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), fmt, path);
-	p = popen(cmd, "r");
-	if (!p)
-		return NULL;
-	for (;;) {
-		if (len + 65536 > cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			buf = realloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len - 1, p);
-		if (!n)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	pclose(p);
-	return buf;
-}
-
 /* "  comm-PID [CPU] SECS.NANOS: EVENT: INFO" of the top buffer (no "NAME:" first). */
 static int parse_line(char *s, struct line *out)
 {

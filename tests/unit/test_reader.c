@@ -11,32 +11,6 @@
 #include "nurseshark/trace.h"
 #include "traces.h"
 
-static char *slurp_cmd(const char *fmt, const char *path, size_t *len)
-{
-	char cmd[8192], *buf = NULL;
-	size_t cap = 0, n;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), fmt, path);
-	p = popen(cmd, "r");
-	if (!p)
-		return NULL;
-	*len = 0;
-	for (;;) {
-		if (*len + 65536 > cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			buf = realloc(buf, cap);
-		}
-		n = fread(buf + *len, 1, cap - *len - 1, p);
-		if (!n)
-			break;
-		*len += n;
-	}
-	buf[*len] = '\0';
-	pclose(p);
-	return buf;
-}
-
 static void first_diff(const char *a, size_t alen, const char *b, size_t blen)
 {
 	size_t i, line = 1, start = 0;
@@ -67,7 +41,7 @@ static void check_export(struct ns_trace *t, const char *path)
 	 * difference gets two more runs of report before it counts.
 	 */
 	for (tries = 0; tries < 3; tries++) {
-		theirs = slurp_cmd("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
+		theirs = slurp_cmd_len("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
 		if (!theirs || (olen == tlen && !memcmp(ours, theirs, olen)))
 			break;
 		if (tries < 2)
@@ -91,7 +65,7 @@ static void check_latency(struct ns_trace *t, const char *path)
 {
 	struct ns_event_text txt = { 0 };
 	size_t len, bad = 0, rows = 0;
-	char *out = slurp_cmd("trace-cmd report -l -i '%s' 2>/dev/null", path, &len);
+	char *out = slurp_cmd_len("trace-cmd report -l -i '%s' 2>/dev/null", path, &len);
 	char *line, *save = NULL;
 	uint64_t row = 0;
 
@@ -183,7 +157,7 @@ static void check_instance(void)
 	mem = open_memstream(&ours, &olen);
 	ns_trace_export(t, mem, 0, ns_trace_nr_events(t));
 	fclose(mem);
-	theirs = slurp_cmd("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
+	theirs = slurp_cmd_len("trace-cmd report -i '%s' 2>/dev/null", path, &tlen);
 	CHECK(theirs && strstr(theirs, "\nextra: ") && olen == tlen && !memcmp(ours, theirs, tlen),
 	      "instance trace: the export of both buffers is report's, byte for byte (%zu bytes)",
 	      tlen);

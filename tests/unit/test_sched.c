@@ -31,31 +31,6 @@
 int tracecmd_cpus(struct tracecmd_input *handle);
 struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
 
-static char *slurp_cmd(const char *fmt, const char *path)
-{
-	char cmd[8192], *buf = NULL;
-	size_t cap = 0, len = 0, n;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), fmt, path);
-	p = popen(cmd, "r");
-	if (!p)
-		return NULL;
-	for (;;) {
-		if (len + 65536 > cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			buf = realloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len - 1, p);
-		if (!n)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	pclose(p);
-	return buf;
-}
-
 /* "10183.792584" -> ns (microseconds as report prints them) */
 static uint64_t parse_us_ts(const char *s)
 {

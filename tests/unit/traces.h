@@ -53,6 +53,53 @@ static inline void trace_list_load(struct trace_list *l, int all)
 	}
 }
 
+/*
+ * The whole output of a command (an oracle: trace-cmd report ...), @fmt
+ * holding one %s for @path, its length in *@lenp; NULL if it cannot run.
+ * Owned by the caller.
+ */
+static inline char *slurp_cmd_len(const char *fmt, const char *path, size_t *lenp)
+{
+	char cmd[8192], *buf = NULL, *nbuf;
+	size_t cap = 0, len = 0, n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), fmt, path);
+	p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	for (;;) {
+		if (len + 65536 > cap) {
+			cap = cap ? cap * 2 : 1 << 20;
+			nbuf = realloc(buf, cap);
+			if (!nbuf) {
+				free(buf);
+				pclose(p);
+				return NULL;
+			}
+			buf = nbuf;
+		}
+		n = fread(buf + len, 1, cap - len - 1, p);
+		if (!n)
+			break;
+		len += n;
+	}
+	if (!buf)
+		buf = calloc(1, 1);
+	else
+		buf[len] = '\0';
+	pclose(p);
+	*lenp = len;
+	return buf;
+}
+
+static inline char *slurp_cmd(const char *fmt, const char *path)
+{
+	size_t len;
+
+	return slurp_cmd_len(fmt, path, &len);
+}
+
 static inline const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
