@@ -17,40 +17,10 @@ set -u
 . "$(dirname "$0")/lib/common.sh"
 ns_test_begin live tmux
 
-T=/sys/kernel/tracing
 shared=${NS_SHARED:-$top/../shared}
 SCREEN_TIMEOUT=30	# bounds each wait on a busy 2-CPU machine; none is a sleep
-if [ "$(id -u)" != 0 ]; then
-	skip "recording needs root"
-	exit 0
-fi
-if [ ! -w $T/tracing_on ]; then
-	skip "no tracefs at $T"
-	exit 0
-fi
-if ! command -v trace-cmd >/dev/null; then
-	skip "trace-cmd (the oracle) is not installed"
-	exit 0
-fi
-
-state() {
-	local f
-	for f in tracing_on buffer_size_kb trace_clock current_tracer set_event \
-		per_cpu/cpu*/buffer_size_kb; do
-		echo "$f: $(cat "$T/$f" 2>&1)"
-	done
-	echo "instances: $(ls "$T/instances")"
-}
-before=$(state)
-same_state() {
-	local now
-	now=$(state)
-	if [ "$now" = "$before" ]; then
-		pass "$1: the tracing state is as it was"
-	else
-		fail "$1: the tracing state changed: $(diff <(echo "$before") <(echo "$now") | tr '\n' ' ')"
-	fi
-}
+. "$top/tests/lib/tracing.sh"
+tracing_require || exit 0
 
 # Load for the whole test: the shared workload, else a loop of forks.
 load_pid=
@@ -210,7 +180,7 @@ if screen_wait_for exited_0; then
 else
 	fail "q: '$pane'"
 fi
-same_state "after q"
+tracing_same_state "after q"
 if [ -z "$(ls -A "$tmp/lt")" ]; then
 	pass "live's temp directory is gone"
 else
@@ -232,7 +202,7 @@ else
 fi
 screen_type q
 screen_wait_for pane_exited
-same_state "after --keep"
+tracing_same_state "after --keep"
 
 # SIGTERM: the state is put back, the directory removed, and it dies of the signal.
 screen_start 80 24 "echo \$\$ >$tmp/pid; cd $tmp/w; TMPDIR=$tmp/lt exec $bin live -e sched"
@@ -246,7 +216,7 @@ if screen_wait 'FOLLOW [1-9][0-9]* ev'; then
 else
 	fail "the SIGTERM run shows no events"
 fi
-same_state "after SIGTERM"
+tracing_same_state "after SIGTERM"
 if [ -z "$(ls -A "$tmp/lt")" ]; then
 	pass "after SIGTERM, live's temp directory is gone"
 else

@@ -16,29 +16,8 @@ set -u
 ns_test_begin record
 
 limit=120	# seconds any one recording may take before it counts as a hang
-T=/sys/kernel/tracing
-if [ "$(id -u)" != 0 ]; then
-	skip "recording needs root"
-	exit 0
-fi
-if [ ! -w $T/tracing_on ]; then
-	skip "no tracefs at $T"
-	exit 0
-fi
-if ! command -v trace-cmd >/dev/null; then
-	skip "trace-cmd (the oracle) is not installed"
-	exit 0
-fi
-
-# The tracing state a recording may change, as text to compare.
-state() {
-	local f
-	for f in tracing_on buffer_size_kb trace_clock current_tracer set_event \
-		per_cpu/cpu*/buffer_size_kb; do
-		echo "$f: $(cat "$T/$f" 2>&1)"
-	done
-	echo "instances: $(ls "$T/instances")"
-}
+. "$top/tests/lib/tracing.sh"
+tracing_require || exit 0
 
 # rec OUT ARGS...: nurseshark record ARGS... -o OUT, no viewer; sets rc and err.
 rec() {
@@ -48,17 +27,6 @@ rec() {
 		</dev/null
 	rc=$?
 	err=$tmp/err
-}
-
-# same_state WHAT: the state now equals $before.
-same_state() {
-	local now
-	now=$(state)
-	if [ "$now" = "$before" ]; then
-		pass "$1: the tracing state is as it was"
-	else
-		fail "$1: the tracing state changed: $(diff <(echo "$before") <(echo "$now") | tr '\n' ' ')"
-	fi
 }
 
 # one_line_error WHAT PATTERN: rc 1, one line on stderr matching PATTERN.
@@ -79,7 +47,6 @@ no_files() {
 	fi
 }
 
-before=$(state)
 mark=hello-ns-$$
 # The progress line: elapsed time, events, bytes written, events dropped.
 counts_re='[1-9][0-9]* events, [0-9]+ [KM]?i?B, [0-9]+ dropped'
@@ -93,7 +60,7 @@ if [ "$rc" = 0 ] && [ -s "$tmp/a/trace.dat" ]; then
 else
 	fail "recording a command: exit $rc, $(head -c 400 "$err")"
 fi
-same_state "after a recording"
+tracing_same_state "after a recording"
 if [ "$(ls -A "$tmp/a")" = trace.dat ]; then
 	pass "no temp file is left beside the output"
 else
@@ -181,7 +148,7 @@ rm -f "$tmp/txt/pipe" && mkfifo "$tmp/txt/pipe"
 rec "$tmp/txt/pipe" -- true
 one_line_error "an existing FIFO" "not a trace.dat: not replacing it"
 rm -f "$tmp/txt/pipe"
-same_state "after refusing a file"
+tracing_same_state "after refusing a file"
 
 # Options: one event, a clock, a buffer size; all put back afterwards.
 clock=global
@@ -202,7 +169,7 @@ if trace-cmd dump --summary "$tmp/o/t.dat" 2>/dev/null | grep -q "\"$clock\" clo
 else
 	fail "-C $clock: $(trace-cmd dump --summary "$tmp/o/t.dat" 2>&1 | grep buffer)"
 fi
-same_state "after -e -C -b"
+tracing_same_state "after -e -C -b"
 
 # -B: a new instance is recorded into and removed afterwards.
 inst=nsrec$$
@@ -214,7 +181,7 @@ if [ "$rc" = 0 ] &&
 else
 	fail "-B: exit $rc, $(head -c 300 "$err")"
 fi
-same_state "after -B (the instance it created is gone)"
+tracing_same_state "after -B (the instance it created is gone)"
 
 # A signal mid-recording ends it: the file is written, the state put back.
 for sig in TERM INT; do
@@ -242,7 +209,7 @@ for sig in TERM INT; do
 		fail "SIG$sig mid-recording: the command ($child) still runs"
 		[ -n "$child" ] && kill "$child"
 	fi
-	same_state "after SIG$sig mid-recording"
+	tracing_same_state "after SIG$sig mid-recording"
 done
 
 # On a terminal: the progress line runs while recording, then the viewer
@@ -276,7 +243,7 @@ if command -v tmux >/dev/null; then
 		fail "after the viewer: exit status '$(cat "$tmp/v.rc" 2>/dev/null)'"
 	fi
 	screen_stop
-	same_state "after recording on a terminal"
+	tracing_same_state "after recording on a terminal"
 else
 	skip "tmux is not installed: no progress line or viewer check"
 fi
@@ -306,7 +273,7 @@ else
 	fail "live --export's stderr: $(head -c 300 "$tmp/live.err")"
 fi
 no_files "$tmp/lt" "live --export"
-same_state "after live --export"
+tracing_same_state "after live --export"
 TMPDIR=$tmp/lt timeout -k 5 "$limit" "$bin" live -e sched --duration 0.5 --snapshot 80x24 \
 	>"$tmp/live.snap" 2>"$tmp/live.err" </dev/null
 rc=$?
@@ -346,11 +313,11 @@ mkdir "$tmp/u"
 rec "$tmp/u/t.dat" -e sched -e no_such_event_ns -- true
 one_line_error "an unknown event" "no event matches 'no_such_event_ns'"
 no_files "$tmp/u" "an unknown event"
-same_state "after an unknown event"
+tracing_same_state "after an unknown event"
 rec "$tmp/u/t.dat" -C no_such_clock -- true
 one_line_error "an unknown clock" "unknown clock 'no_such_clock'"
 no_files "$tmp/u" "an unknown clock"
-same_state "after an unknown clock"
+tracing_same_state "after an unknown clock"
 
 if unshare -m true 2>/dev/null; then
 	mkdir "$tmp/ro" "$tmp/full"
@@ -359,7 +326,7 @@ if unshare -m true 2>/dev/null; then
 	rc=$?
 	err=$tmp/err
 	one_line_error "-o onto a read-only directory" "Read-only file system"
-	same_state "after a read-only directory"
+	tracing_same_state "after a read-only directory"
 	# 200 KiB fill up with the first pages of a busy workload.
 	timeout -k 5 "$limit" unshare -m sh -c "mount -t tmpfs -o size=200k none '$tmp/full' &&
 		'$bin' record --no-view -o '$tmp/full/t.dat' -- sh -c 'ls -R /usr >/dev/null' &&
@@ -371,7 +338,7 @@ if unshare -m true 2>/dev/null; then
 	else
 		fail "a full disk: files left: $(cat "$tmp/full.ls" 2>/dev/null | tr '\n' ' ')"
 	fi
-	same_state "after a full disk"
+	tracing_same_state "after a full disk"
 	timeout -k 5 "$limit" unshare -m sh -c "mount -t tmpfs none $T &&
 		exec '$bin' record --no-view -o '$tmp/u/t.dat' -- true" >/dev/null 2>"$tmp/err"
 	rc=$?
@@ -387,7 +354,7 @@ if command -v setpriv >/dev/null && "${nobody[@]}" true 2>/dev/null; then
 	rc=$?
 	err=$tmp/err
 	one_line_error "not root" "recording needs root"
-	same_state "after not root"
+	tracing_same_state "after not root"
 else
 	skip "setpriv cannot drop to nobody: no not-root check"
 fi
