@@ -202,13 +202,14 @@ quit >/dev/null
 run_nurseshark -s "$tmp/named.ini" "$tmp/copy.dat"
 # the status line is cut at the terminal's width (the paths are as long as the
 # clone's, which CI's are): the whole message is read in :messages, where a
-# line that does not fit goes on, indented by two, on the next
+# line that does not fit goes on on the next, cut in a word or at a blank:
+# the screen is read without its line ends and blanks
 if screen_wait 'Session restored' && grep -q 'named.ini: saved for' <<<"$SCREEN_LAST" &&
 	grep -q 'A: 10171.572864  B: 10171.572881' <<<"$SCREEN_LAST" &&
 	screen_type ':messages' && screen_keys Enter &&
 	screen_wait 'named.ini: saved for' &&
-	sed 's/^  //' <<<"$SCREEN_LAST" | tr -d '\n' |
-	grep -q 'named.ini: saved for /.*/sample\.dat; applied to /.*/copy\.dat as far as it holds'; then
+	tr -d '\n ' <<<"$SCREEN_LAST" |
+	grep -q 'named.ini:savedfor/.*/sample\.dat;appliedto/.*/copy\.datasfarasitholds'; then
 	pass "-s FILE on another path: says where it was saved for, and restores what holds"
 else
 	fail "-s FILE on a moved trace"
