@@ -328,7 +328,8 @@ void ns_trace_clock_guard(void);
 
 /* kallsyms.c */
 void ns_trace_kallsyms_keep(void);
-void ns_trace_kallsyms_skip(void);
+void ns_trace_kallsyms_ignore(bool ignore);
+void ns_trace_kallsyms_attach(struct tep_handle *tep);
 
 /* open.c */
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
