@@ -60,6 +60,7 @@ struct ns_ksyms {
 	struct ksym *syms;
 	size_t count;
 	char *names;
+	struct ksyms_tep *teps;
 };
 
 /*
@@ -385,6 +386,12 @@ static void add_named(struct named *nm, const char *atom)
 	const char **grown;
 	size_t i;
 
+	/* a symbol's name is one word: not "", not " CONSTANT" */
+	if (!atom[0])
+		return;
+	for (i = 0; atom[i]; i++)
+		if (blank(atom[i]))
+			return;
 	for (i = 0; i < nm->count; i++)
 		if (!strcmp(nm->names[i], atom))
 			return;
@@ -441,20 +448,91 @@ static void find_named(struct named *nm, struct tep_print_arg *arg, int depth)
 	}
 }
 
-/* Register the symbol @name as tep_parse_kallsyms() would have. */
-static void register_named(struct tep_handle *tep, struct ns_ksyms *ks, const char *name)
+/*
+ * A tep whose formats name symbols. libtraceevent searches its list of
+ * symbols by name, newest first, until the first lookup of an address,
+ * which sorts the list by address for good: from then on the search finds
+ * the lowest address of a name. So at this tep's first lookup, the lines of
+ * the lowest addresses are registered too, ahead of the others.
+ */
+struct ksyms_tep {
+	struct ksyms_tep *next;		/* in ns_ksyms.teps: kept, as the text is */
+	struct ns_ksyms *ks;
+	struct tep_handle *tep;
+	bool looked_up;
+	size_t count;
+	const struct ksym **lowest;
+};
+
+static void register_sym(struct tep_handle *tep, const struct ns_ksyms *ks, const struct ksym *sym)
 {
-	const struct ksym *best = NULL;
+	tep_register_function(tep, ks->names + sym->name, sym->addr,
+			      sym->mod ? ks->names + sym->mod : NULL);
+}
+
+static char *resolve_named(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct ksyms_tep *kt = priv;
 	size_t i;
 
-	/* libtraceevent's list is newest first: it finds the last line of that name */
-	for (i = 0; i < ks->count; i++)
-		if (!strcmp(ks->names + ks->syms[i].name, name) &&
-		    (!best || ks->syms[i].name > best->name))
-			best = &ks->syms[i];
-	if (best)
-		tep_register_function(tep, ks->names + best->name, best->addr,
-				      best->mod ? ks->names + best->mod : NULL);
+	if (!kt->looked_up) {
+		kt->looked_up = true;
+		for (i = 0; i < kt->count; i++)
+			register_sym(kt->tep, kt->ks, kt->lowest[i]);
+	}
+	return resolve(kt->ks, addrp, modp);
+}
+
+/* Register the symbols named @nm as tep_parse_kallsyms() would have. */
+static void register_named(struct tep_handle *tep, struct ns_ksyms *ks, const struct named *nm)
+{
+	const struct ksym **last = calloc(nm->count, sizeof(*last));
+	const struct ksym **lowest = calloc(nm->count, sizeof(*lowest));
+	struct ksyms_tep *kt = calloc(1, sizeof(*kt));
+	bool first[256] = { false };
+	const char *name;
+	size_t i, j, n = 0;
+
+	if (!last || !lowest || !kt)
+		goto out;
+	for (j = 0; j < nm->count; j++)
+		first[(unsigned char)nm->names[j][0]] = true;
+	/* in address order, equal ones last line first: libtraceevent's sorted order */
+	for (i = 0; i < ks->count; i++) {
+		name = ks->names + ks->syms[i].name;
+		if (!first[(unsigned char)name[0]])
+			continue;
+		for (j = 0; j < nm->count; j++) {
+			if (strcmp(name, nm->names[j]))
+				continue;
+			if (!last[j] || ks->syms[i].name > last[j]->name)
+				last[j] = &ks->syms[i];
+			if (!lowest[j])
+				lowest[j] = &ks->syms[i];
+		}
+	}
+	for (j = 0; j < nm->count; j++) {
+		if (!last[j])
+			continue;
+		register_sym(tep, ks, last[j]);
+		lowest[n++] = lowest[j];
+	}
+	if (!n || tep_set_function_resolver(tep, resolve_named, kt))
+		goto out;
+	kt->ks = ks;
+	kt->tep = tep;
+	kt->count = n;
+	kt->lowest = lowest;
+	pthread_mutex_lock(&ks->lock);
+	kt->next = ks->teps;
+	ks->teps = kt;
+	pthread_mutex_unlock(&ks->lock);
+	free(last);
+	return;
+out:
+	free(last);
+	free(lowest);
+	free(kt);
 }
 
 /**
@@ -463,15 +541,16 @@ static void register_named(struct tep_handle *tep, struct ns_ksyms *ks, const ch
  *
  * Registers with libtraceevent the symbols that its event formats name as
  * operands (see the top of this file). Called on the thread that opened the
- * handle, right after the open; for most traces, whose formats name none,
- * there is nothing to do, and the text is not parsed.
+ * handle, right after the open. Which operands are looked up by name shows
+ * only when an event prints, and most formats have words among their
+ * operands ("true" : "false"), so the text is parsed here for most traces;
+ * for the others, at the first lookup.
  */
 void ns_trace_kallsyms_attach(struct tep_handle *tep)
 {
 	struct ns_ksyms *ks = last_parse.tep == tep ? last_parse.ks : NULL;
 	struct named nm = { 0 };
 	struct tep_event *event;
-	size_t i;
 	int e;
 
 	last_parse.tep = NULL;
@@ -483,8 +562,8 @@ void ns_trace_kallsyms_attach(struct tep_handle *tep)
 		if (event)
 			find_named(&nm, event->print_fmt.args, 0);
 	}
-	for (i = 0; i < nm.count && ready(ks); i++)
-		register_named(tep, ks, nm.names[i]);
+	if (nm.count && ready(ks))
+		register_named(tep, ks, &nm);
 	free(nm.names);
 }
 

@@ -98,10 +98,8 @@ static void print_irq_disable(struct tep_handle *tep, char *buf, size_t len)
 	trace_seq_destroy(&s);
 }
 
-static void symbol_operands(parse_fn real)
+static void symbol_operands(parse_fn real, const char *what, const char *text, const char *want)
 {
-	static const char text[] = "ffffffff81000000 T _stext\nffffffff81000100 t first_fn\n"
-		"ffffffff81000200 T second_fn\nffffffff81000300 T third_fn\n";
 	struct tep_handle *ours = tep_alloc(), *theirs = tep_alloc();
 	char o[256], t[256];
 
@@ -114,11 +112,17 @@ static void symbol_operands(parse_fn real)
 	real(theirs, text);
 	print_irq_disable(ours, o, sizeof(o));
 	print_irq_disable(theirs, t, sizeof(t));
-	CHECK(!strcmp(o, t) && strstr(t, "first_fn"),
-	      "kallsyms: a symbol named in a format prints as libtraceevent prints it "
-	      "(ours \"%s\", libtraceevent's \"%s\")", o, t);
+	CHECK(!strcmp(o, t) && strstr(t, want),
+	      "kallsyms: %s: a symbol named in a format prints as libtraceevent prints it "
+	      "(ours \"%s\", libtraceevent's \"%s\")", what, o, t);
 	tep_free(ours);
 	tep_free(theirs);
+}
+
+static void ignored(void)
+{
+	static const char text[] = "ffffffff81000000 T _stext\nffffffff81000100 t first_fn\n";
+	struct tep_handle *ours;
 
 	/* the open's guard child asks for nothing: no resolver, no copy */
 	ours = tep_alloc();
@@ -194,6 +198,14 @@ int main(void)
 	else
 		SKIP("kallsyms: /proc/kallsyms cannot be read here");
 	free(proc);
-	symbol_operands(real);
+	symbol_operands(real, "one _stext", "ffffffff81000000 T _stext\n"
+			"ffffffff81000100 t first_fn\nffffffff81000200 T second_fn\n"
+			"ffffffff81000300 T third_fn\n", "first_fn+0x0");
+	/* libtraceevent's search finds the last line of a name */
+	symbol_operands(real, "two _stext", "ffffffff81000000 T _stext\n"
+			"ffffffff81000100 t first_fn\nffffffff81000200 T second_fn\n"
+			"ffffffff81000300 T third_fn\nffffffff81000400 T late_fn\n"
+			"ffffffff81000200 t _stext\nffffffff81000500 T last_fn\n", "third_fn+0x0");
+	ignored();
 	return check_failures ? 1 : 0;
 }
