@@ -28,7 +28,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,26 +158,32 @@ static void limit_memory(unsigned long long budget)
 }
 
 /*
- * In the child: have malloc() hand out what libtracecmd asks for (a block
- * per section decompressed, and a copy of it: 5.4 MB each for sample.dat's
- * kallsyms) from a heap in 2 MB pages. A fault per 4 kB page was most of
- * the child's time on a virtual machine, where a fault is slow. The child
- * exits once it has opened the file, so its heap need not shrink.
+ * Have malloc() hand out what libtracecmd asks for while it opens the file
+ * from @len bytes of heap in 2 MB pages: a block per section decompressed,
+ * the compressed bytes, and a copy of the section, 5.4, 1 and 5.4 MB for
+ * sample.dat's kallsyms. glibc maps each such block on its own, in 4 kB
+ * pages, and a fault per page was most of an open's time on a virtual
+ * machine, where a fault is slow (a third of the first frame of sample.dat,
+ * in each of the guard child and the viewer). Freeing a mapped block larger
+ * than glibc's threshold raises the threshold to it (glibc would raise it
+ * to the 5.4 MB at the first section freed), so the next block comes from
+ * the heap, which keeps it once freed: that part of the heap is asked for
+ * huge pages, and what libtracecmd allocates next reuses it, and the index
+ * after it.
  */
-#define NS_GUARD_HEAP (24U << 20)
-
-static void huge_heap(void)
+static void huge_heap(size_t len)
 {
 	uintptr_t huge = 2U << 20, start, end;
 	char *p;
 
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	p = malloc(NS_GUARD_HEAP);
+	p = malloc(len + (4U << 20));
+	__asm__ volatile("" : : "r"(p) : "memory");	/* not optimised away */
+	free(p);
+	p = malloc(len);
 	if (!p)
 		return;
 	start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	end = ((uintptr_t)p + NS_GUARD_HEAP) & ~(huge - 1);
+	end = ((uintptr_t)p + len) & ~(huge - 1);
 	if (end > start)
 		madvise((void *)start, end - start, MADV_HUGEPAGE);
 	free(p);
@@ -195,7 +200,7 @@ static enum guard_result guard_child(const char *path, off_t size)
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 	}
-	huge_heap();
+	huge_heap(24U << 20);	/* it exits once the file is open */
 	limit_memory(NS_GUARD_SLACK + 2ULL * (size > 0 ? (unsigned long long)size : 0));
 	alarm(NS_GUARD_SECONDS);
 	ns_trace_kallsyms_ignore(true);	/* the parent's parse survives any text */
@@ -513,6 +518,7 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 	ret = trace->opts.trusted ? 0 : guard_open(path, trace->file_size, err, err_len);
 	if (ret)
 		goto fail;
+	huge_heap(12U << 20);
 	ret = attach(trace);
 	if (ret) {
 		ns_set_err(err, err_len, ret == -ENODATA ?
