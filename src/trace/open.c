@@ -514,6 +514,15 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 		trace->file_size = st.st_size;
 		trace->file_mtime = st.st_mtim;
 	}
+	/*
+	 * libtraceevent's plugins, loaded before the guard's fork, are found
+	 * loaded by the child's open and by ours: the dozen dlopen()s once.
+	 * Unloaded at the close, after the handle's: their unloaders free
+	 * what all handles share.
+	 */
+	trace->plugins_tep = trace->opts.trusted ? NULL : tep_alloc();
+	if (trace->plugins_tep)
+		trace->plugins = tep_load_plugins(trace->plugins_tep);
 	/* a file we have just written (nurseshark live) needs no child to vouch for it */
 	ret = trace->opts.trusted ? 0 : guard_open(path, trace->file_size, err, err_len);
 	if (ret)
@@ -593,6 +602,10 @@ void ns_trace_close(struct ns_trace *trace)
 	ns_trace_close_buffer_handles(trace);
 	if (trace->handle)
 		tracecmd_close(trace->handle);
+	if (trace->plugins_tep) {
+		tep_unload_plugins(trace->plugins, trace->plugins_tep);
+		tep_free(trace->plugins_tep);
+	}
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {
 		ns_events_free(&trace->cpus[cpu].ev);
 		free(trace->cpus[cpu].page_offs);

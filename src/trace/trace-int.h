@@ -232,6 +232,9 @@ struct ns_trace {
 	char *path;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
+	/* libtraceevent's plugins, loaded before the open's guard (open.c) */
+	struct tep_handle *plugins_tep;
+	struct tep_plugin_list *plugins;
 	struct ns_pages *pages;		/* the fast reader, NULL: libtracecmd reads */
 	/*
 	 * Indexing in the background (open.c): the thread, its result, a
