@@ -365,14 +365,21 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 }
 
 /**
- * ns_trace_kallsyms_ignore() - whether this thread's opens keep no symbols
+ * ns_trace_symbols_ignore() - whether this thread's opens keep no kallsyms
+ * and no saved task names (cmdlines.c)
  *
- * For the open's guard child (open.c), which prints nothing: it spares the
- * copy of the text.
+ * For the open's guard child (open.c), which prints nothing: it spares
+ * their copies and parses.
  */
-void ns_trace_kallsyms_ignore(bool ignore)
+void ns_trace_symbols_ignore(bool ignore)
 {
 	ignore_parse = ignore;
+}
+
+/* Whether this thread asked for that. */
+bool ns_trace_symbols_ignored(void)
+{
+	return ignore_parse;
 }
 
 /* The operands that are no number, which libtraceevent looks up by name. */

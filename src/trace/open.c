@@ -203,7 +203,7 @@ static enum guard_result guard_child(const char *path, off_t size)
 	huge_heap(24U << 20);	/* it exits once the file is open */
 	limit_memory(NS_GUARD_SLACK + 2ULL * (size > 0 ? (unsigned long long)size : 0));
 	alarm(NS_GUARD_SECONDS);
-	ns_trace_kallsyms_ignore(true);	/* the parent's parse survives any text */
+	ns_trace_symbols_ignore(true);	/* the parent's parses survive any text */
 	errno = 0;
 	handle = tracecmd_open_head(path, 0);
 	if (!handle)
@@ -494,6 +494,7 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 
 	ns_trace_clock_guard();
 	ns_trace_kallsyms_keep();
+	ns_trace_cmdlines_keep();
 	if (check_file(path, err, err_len))
 		return NULL;
 	trace = calloc(1, sizeof(*trace));

@@ -329,9 +329,13 @@ int ns_index_build(struct ns_trace *trace);
 /* clock.c */
 void ns_trace_clock_guard(void);
 
+/* cmdlines.c */
+void ns_trace_cmdlines_keep(void);
+
 /* kallsyms.c */
 void ns_trace_kallsyms_keep(void);
-void ns_trace_kallsyms_ignore(bool ignore);
+void ns_trace_symbols_ignore(bool ignore);
+bool ns_trace_symbols_ignored(void);
 void ns_trace_kallsyms_attach(struct tep_handle *tep);
 
 /* open.c */

@@ -126,9 +126,9 @@ static void ignored(void)
 
 	/* the open's guard child asks for nothing: no resolver, no copy */
 	ours = tep_alloc();
-	ns_trace_kallsyms_ignore(true);
+	ns_trace_symbols_ignore(true);
 	tep_parse_kallsyms(ours, text);
-	ns_trace_kallsyms_ignore(false);
+	ns_trace_symbols_ignore(false);
 	CHECK(!tep_find_function(ours, 0xffffffff81000100ULL),
 	      "kallsyms: a thread that ignores kallsyms registers none");
 	tep_free(ours);
