@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The kernel's symbols, read when an event first prints one. trace-cmd
- * saves the whole of /proc/kallsyms in each file (5.4 MB, 130 000 lines in
+ * The kernel's symbols, for the events that print one. trace-cmd saves the
+ * whole of /proc/kallsyms in each file (5.4 MB, 130 000 lines in
  * contrib/sample.dat), and libtraceevent's tep_parse_kallsyms() registers
  * every line with tep_register_function(): a malloc() and a strdup() per
  * line, then a sort of them all at the first lookup. That was most of the
@@ -11,13 +11,15 @@
  * Makefile exports from every program that links libnurseshark
  * (--export-dynamic-symbol, as for clock.c), is the one it calls.
  *
- * Here the text is only copied, and the tep gets a function resolver
- * (tep_set_function_resolver()) that parses it at its first call: into one
- * array of (address, name, module) sorted by address, the names in one
- * block. Handles on the same file get the same text, so the copies are
- * kept in one list, by content, for the life of the process (the tep has no
- * hook that would tell when to free them): one per distinct kallsyms, where
- * libtraceevent kept a list per handle.
+ * Here the text is read into one array of (address, name, module) in the
+ * lines' order, the names in one block, and an array of indices in address
+ * order; the tep gets a function resolver (tep_set_function_resolver())
+ * that searches them. Handles on the same file get the same symbols, so
+ * they are kept in one list, for the life of the process (the tep has no
+ * hook that would tell when to free them): the next handle's text is
+ * compared with them, line by line, and shares them when it reads the same.
+ * One copy per distinct kallsyms, where libtraceevent kept a list per
+ * handle.
  *
  * The resolver must find what libtraceevent's own lookup finds, whose rules
  * these are: per line "ADDRESS TYPE NAME" and an optional "\t[MODULE]",
@@ -38,7 +40,6 @@
  * registered as libtraceevent would have them.
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -53,14 +54,12 @@ struct ksym {
 
 struct ns_ksyms {
 	struct ns_ksyms *next;
-	char *text;		/* as libtracecmd read it, for the next handle to match */
-	size_t len;
-	pthread_mutex_t lock;
-	atomic_bool ready;	/* syms and names are built */
-	struct ksym *syms;
+	struct ksym *syms;	/* in their lines' order */
+	unsigned int *order;	/* indices into syms, in libtraceevent's sorted order */
 	size_t count;
 	char *names;
-	struct ksyms_tep *teps;
+	size_t names_len;
+	struct ksyms_tep *teps;	/* under texts_lock */
 };
 
 /*
@@ -127,19 +126,24 @@ static int hex_digit(char c)
 	return -1;
 }
 
-/*
- * One line, from @p to @end (its newline or the NUL); false where
- * libtraceevent stops. A symbol it registers goes to @out, its name and
- * module copied to @names at *@used.
- */
-static bool parse_line(const char *p, const char *end, struct ksym *out, bool *keep,
-		       char *names, size_t *used)
+/* A line as libtraceevent reads it. */
+struct kline {
+	unsigned long long addr;
+	const char *func, *mod;		/* mod: NULL for none */
+	size_t func_len, mod_len;
+	bool keep;			/* registered: not absolute, not '$' */
+};
+
+/* One line, from @p to @end (its newline or the NUL); false where libtraceevent stops. */
+static bool parse_line(const char *p, const char *end, struct kline *kl)
 {
-	unsigned long long addr = 0;
-	const char *func, *func_end, *mod = NULL, *mod_end = NULL;
+	const char *func;
 	int digits = 0, width = 16, d;
 	char type;
 
+	kl->addr = 0;
+	kl->mod = NULL;
+	kl->mod_len = 0;
 	/* as sscanf("%16llx") reads: a 0x prefix counts in the 16 */
 	while (p < end && blank(*p))
 		p++;
@@ -148,7 +152,7 @@ static bool parse_line(const char *p, const char *end, struct ksym *out, bool *k
 		width -= 2;
 	}
 	for (; p < end && digits < width && (d = hex_digit(*p)) >= 0; p++, digits++)
-		addr = addr << 4 | (unsigned long long)d;
+		kl->addr = kl->addr << 4 | (unsigned long long)d;
 	if (!digits)
 		return false;
 	while (p < end && blank(*p))
@@ -163,133 +167,180 @@ static bool parse_line(const char *p, const char *end, struct ksym *out, bool *k
 		p++;
 	if (p == func)
 		return false;
-	func_end = p;
+	kl->func = func;
+	kl->func_len = (size_t)(p - func);
 	if (end - p >= 3 && p[0] == '\t' && p[1] == '[' && !blank(p[2])) {
-		mod = p + 2;
-		for (mod_end = mod; mod_end < end && !blank(*mod_end); mod_end++)
-			;
-		mod_end--;	/* the closing ']' */
+		const char *m = p + 2;
+
+		while (m < end && !blank(*m))
+			m++;
+		kl->mod = p + 2;
+		kl->mod_len = (size_t)(m - 1 - kl->mod);	/* up to the closing ']' */
 	}
-	*keep = func[0] != '$' && type != 'A' && type != 'a';
-	if (!*keep)
-		return true;
-	out->addr = addr;
-	out->name = (unsigned int)*used;
-	memcpy(names + *used, func, (size_t)(func_end - func));
-	*used += (size_t)(func_end - func);
-	names[(*used)++] = '\0';
-	out->mod = 0;
-	if (mod) {
-		out->mod = (unsigned int)*used;
-		memcpy(names + *used, mod, (size_t)(mod_end - mod));
-		*used += (size_t)(mod_end - mod);
-		names[(*used)++] = '\0';
+	kl->keep = func[0] != '$' && type != 'A' && type != 'a';
+	return true;
+}
+
+/*
+ * Each registered line of @text in turn, to @fn, until @fn says stop or a
+ * line ends the parse.
+ */
+static void each_line(const char *text, bool (*fn)(void *arg, const struct kline *kl), void *arg)
+{
+	const char *p, *end;
+	struct kline kl;
+
+	for (p = text; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, '\n');
+		if (!end)
+			end = p + strlen(p);
+		if (end == p)
+			continue;
+		if (!parse_line(p, end, &kl))
+			break;
+		if (kl.keep && !fn(arg, &kl))
+			break;
+	}
+}
+
+static bool add_line(void *arg, const struct kline *kl)
+{
+	struct ns_ksyms *ks = arg;
+	struct ksym *sym = &ks->syms[ks->count++];
+
+	sym->addr = kl->addr;
+	sym->name = (unsigned int)ks->names_len;
+	memcpy(ks->names + ks->names_len, kl->func, kl->func_len);
+	ks->names_len += kl->func_len;
+	ks->names[ks->names_len++] = '\0';
+	sym->mod = 0;
+	if (kl->mod) {
+		sym->mod = (unsigned int)ks->names_len;
+		memcpy(ks->names + ks->names_len, kl->mod, kl->mod_len);
+		ks->names_len += kl->mod_len;
+		ks->names[ks->names_len++] = '\0';
 	}
 	return true;
 }
 
-/* By address, equal ones in the reverse of their lines' order. */
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
+/* Whether the symbols of a text, in their lines' order, are those of @ks. */
+struct same {
+	const struct ns_ksyms *ks;
+	size_t n;
+	bool differs;
+};
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->name < y->name ? 1 : x->name > y->name ? -1 : 0;
+static bool same_line(void *arg, const struct kline *kl)
+{
+	struct same *sm = arg;
+	const struct ksym *sym = &sm->ks->syms[sm->n];
+	const char *name = sm->ks->names + sym->name, *mod = sm->ks->names + sym->mod;
+
+	if (sm->n++ >= sm->ks->count || sym->addr != kl->addr ||
+	    strncmp(name, kl->func, kl->func_len) || name[kl->func_len] ||
+	    !sym->mod != !kl->mod ||
+	    (kl->mod && (strncmp(mod, kl->mod, kl->mod_len) || mod[kl->mod_len])))
+		sm->differs = true;
+	return !sm->differs;
+}
+
+static bool same_syms(const struct ns_ksyms *ks, const char *text)
+{
+	struct same sm = { .ks = ks };
+
+	each_line(text, same_line, &sm);
+	return !sm.differs && sm.n == ks->count;
+}
+
+/* By address, equal ones in the reverse of their lines' order. */
+static int order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ksym *syms = arg;
+	unsigned int i = *(const unsigned int *)a, j = *(const unsigned int *)b;
+
+	if (syms[i].addr != syms[j].addr)
+		return syms[i].addr < syms[j].addr ? -1 : 1;
+	return i < j ? 1 : i > j ? -1 : 0;
 }
 
 /*
- * Sort @n symbols, read in their lines' order. /proc/kallsyms is mostly in
- * address order already, with aliases at one address: then the runs of
- * equal addresses only need turning round.
+ * The symbols' order by address. /proc/kallsyms is mostly in address order
+ * already, with aliases at one address: then the runs of equal addresses
+ * only need turning round.
  */
-static void sort_syms(struct ksym *syms, size_t n)
+static void sort_order(const struct ksym *syms, unsigned int *order, size_t n)
 {
 	size_t i, j, k;
 
+	for (i = 0; i < n; i++)
+		order[i] = (unsigned int)i;
 	for (i = 1; i < n; i++)
 		if (syms[i].addr < syms[i - 1].addr) {
-			qsort(syms, n, sizeof(*syms), ksym_cmp);
+			qsort_r(order, n, sizeof(*order), order_cmp, (void *)syms);
 			return;
 		}
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && syms[j].addr == syms[i].addr; j++)
 			;
 		for (k = 0; k < (j - i) / 2; k++) {
-			struct ksym t = syms[i + k];
+			unsigned int t = order[i + k];
 
-			syms[i + k] = syms[j - 1 - k];
-			syms[j - 1 - k] = t;
+			order[i + k] = order[j - 1 - k];
+			order[j - 1 - k] = t;
 		}
 	}
 }
 
-/* Parse @ks->text into its array; false if out of memory. Under ks->lock. */
-static bool build(struct ns_ksyms *ks)
+/* The symbols of @text; NULL if out of memory. */
+static struct ns_ksyms *build(const char *text)
 {
-	const char *p = ks->text, *end;
-	size_t used = 1, n = 0, lines = 1;
-	bool keep;
+	size_t len = strlen(text), lines = 1;
+	struct ns_ksyms *ks = calloc(1, sizeof(*ks));
+	const char *p = text;
 
-	while ((p = memchr(p, '\n', ks->len - (size_t)(p - ks->text)))) {
+	while ((p = memchr(p, '\n', len - (size_t)(p - text)))) {
 		lines++;
 		p++;
 	}
-	p = ks->text;
+	if (!ks)
+		return NULL;
 	ks->syms = big_alloc(lines * sizeof(*ks->syms));
+	ks->order = big_alloc(lines * sizeof(*ks->order));
 	/* a name and a module take at most their line, with a NUL for its newline */
-	ks->names = big_alloc(ks->len + 2);
-	if (!ks->syms || !ks->names) {
+	ks->names = big_alloc(len + 2);
+	if (!ks->syms || !ks->order || !ks->names) {
 		big_free(ks->syms, lines * sizeof(*ks->syms));
-		big_free(ks->names, ks->len + 2);
-		ks->syms = NULL;
-		ks->names = NULL;
-		return false;
+		big_free(ks->order, lines * sizeof(*ks->order));
+		big_free(ks->names, len + 2);
+		free(ks);
+		return NULL;
 	}
 	ks->names[0] = '\0';
-	for (; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, '\n');
-		if (!end)
-			end = p + strlen(p);
-		if (end == p)
-			continue;
-		if (!parse_line(p, end, &ks->syms[n], &keep, ks->names, &used))
-			break;
-		n += keep;
-	}
-	sort_syms(ks->syms, n);
-	ks->count = n;
-	return true;
+	ks->names_len = 1;
+	each_line(text, add_line, ks);
+	sort_order(ks->syms, ks->order, ks->count);
+	return ks;
 }
 
-static bool ready(struct ns_ksyms *ks)
+/* The symbol at place @i of the address order. */
+static const struct ksym *sorted(const struct ns_ksyms *ks, size_t i)
 {
-	bool ok = true;
-
-	if (atomic_load_explicit(&ks->ready, memory_order_acquire))
-		return true;
-	pthread_mutex_lock(&ks->lock);
-	if (!atomic_load_explicit(&ks->ready, memory_order_relaxed)) {
-		ok = build(ks);
-		if (ok)
-			atomic_store_explicit(&ks->ready, true, memory_order_release);
-	}
-	pthread_mutex_unlock(&ks->lock);
-	return ok;
+	return &ks->syms[ks->order[i]];
 }
 
 /* Whether the symbol at @i matches @addr, as libtraceevent's comparison says. */
 static int ksym_match(const struct ns_ksyms *ks, size_t i, unsigned long long addr)
 {
-	unsigned long long next = i + 1 < ks->count ? ks->syms[i + 1].addr : 0;
+	unsigned long long at = sorted(ks, i)->addr;
+	unsigned long long next = i + 1 < ks->count ? sorted(ks, i + 1)->addr : 0;
 
-	if (addr == ks->syms[i].addr || (addr > ks->syms[i].addr && addr < next))
+	if (addr == at || (addr > at && addr < next))
 		return 0;
-	return addr < ks->syms[i].addr ? -1 : 1;
+	return addr < at ? -1 : 1;
 }
 
-/* The symbol that libtraceevent's lookup finds for @addr, or -1. */
-static long ksym_find(const struct ns_ksyms *ks, unsigned long long addr)
+/* The symbol that libtraceevent's lookup finds for @addr, or NULL. */
+static const struct ksym *ksym_find(const struct ns_ksyms *ks, unsigned long long addr)
 {
 	size_t l = 0, u = ks->count, i;
 	int cmp;
@@ -302,49 +353,35 @@ static long ksym_find(const struct ns_ksyms *ks, unsigned long long addr)
 		else if (cmp > 0)
 			l = i + 1;
 		else
-			return (long)i;
+			return sorted(ks, i);
 	}
-	return -1;
+	return NULL;
 }
 
 static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 {
-	struct ns_ksyms *ks = priv;
-	long i;
+	const struct ns_ksyms *ks = priv;
+	const struct ksym *sym = ksym_find(ks, *addrp);
 
-	if (!ready(ks))
+	if (!sym)
 		return NULL;
-	i = ksym_find(ks, *addrp);
-	if (i < 0)
-		return NULL;
-	*addrp = ks->syms[i].addr;
-	*modp = ks->syms[i].mod ? ks->names + ks->syms[i].mod : NULL;
-	return ks->names + ks->syms[i].name;
+	*addrp = sym->addr;
+	*modp = sym->mod ? ks->names + sym->mod : NULL;
+	return ks->names + sym->name;
 }
 
-/* The entry for @kallsyms, a new one if this text is new; NULL if out of memory. */
+/* The symbols of @kallsyms, new ones if no handle had them; NULL if out of memory. */
 static struct ns_ksyms *text_entry(const char *kallsyms)
 {
-	size_t len = strlen(kallsyms);
 	struct ns_ksyms *ks;
 
 	pthread_mutex_lock(&texts_lock);
 	for (ks = texts; ks; ks = ks->next)
-		if (ks->len == len && !memcmp(ks->text, kallsyms, len))
+		if (same_syms(ks, kallsyms))
 			break;
-	if (!ks) {
-		ks = calloc(1, sizeof(*ks));
-		if (ks && !(ks->text = big_alloc(len + 1))) {
-			free(ks);
-			ks = NULL;
-		}
-		if (ks) {
-			memcpy(ks->text, kallsyms, len + 1);
-			ks->len = len;
-			pthread_mutex_init(&ks->lock, NULL);
-			ks->next = texts;
-			texts = ks;
-		}
+	if (!ks && (ks = build(kallsyms))) {
+		ks->next = texts;
+		texts = ks;
 	}
 	pthread_mutex_unlock(&texts_lock);
 	return ks;
@@ -504,18 +541,20 @@ static void register_named(struct tep_handle *tep, struct ns_ksyms *ks, const st
 		goto out;
 	for (j = 0; j < nm->count; j++)
 		first[(unsigned char)nm->names[j][0]] = true;
-	/* in address order, equal ones last line first: libtraceevent's sorted order */
+	/* in libtraceevent's sorted order: by address, equal ones last line first */
 	for (i = 0; i < ks->count; i++) {
-		name = ks->names + ks->syms[i].name;
+		const struct ksym *sym = sorted(ks, i);
+
+		name = ks->names + sym->name;
 		if (!first[(unsigned char)name[0]])
 			continue;
 		for (j = 0; j < nm->count; j++) {
 			if (strcmp(name, nm->names[j]))
 				continue;
-			if (!last[j] || ks->syms[i].name > last[j]->name)
-				last[j] = &ks->syms[i];
+			if (!last[j] || sym > last[j])	/* syms are in their lines' order */
+				last[j] = sym;
 			if (!lowest[j])
-				lowest[j] = &ks->syms[i];
+				lowest[j] = sym;
 		}
 	}
 	for (j = 0; j < nm->count; j++) {
@@ -530,10 +569,10 @@ static void register_named(struct tep_handle *tep, struct ns_ksyms *ks, const st
 	kt->tep = tep;
 	kt->count = n;
 	kt->lowest = lowest;
-	pthread_mutex_lock(&ks->lock);
+	pthread_mutex_lock(&texts_lock);
 	kt->next = ks->teps;
 	ks->teps = kt;
-	pthread_mutex_unlock(&ks->lock);
+	pthread_mutex_unlock(&texts_lock);
 	free(last);
 	return;
 out:
@@ -569,7 +608,7 @@ void ns_trace_kallsyms_attach(struct tep_handle *tep)
 		if (event)
 			find_named(&nm, event->print_fmt.args, 0);
 	}
-	if (nm.count && ready(ks))
+	if (nm.count)
 		register_named(tep, ks, &nm);
 	free(nm.names);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * src/trace/kallsyms.c stands in for libtraceevent's tep_parse_kallsyms():
- * it keeps the text and gives the tep a resolver that parses it at its
- * first lookup. On the same text, ours and the real one (found past ours
+ * it reads the text into arrays of its own, shared by the handles whose
+ * texts read the same, and gives the tep a resolver that searches them.
+ * On the same text, ours and the real one (found past ours
  * with dlsym(RTLD_NEXT)) must find the same function and start at every
  * address of the text, one below and one above (glibc's stable sort and
  * bsearch() decide which of the aliases at one address is found: the
@@ -13,7 +14,9 @@
  * /proc/kallsyms when it can be read. Sizes are left out: with a resolver
  * libtraceevent says 0, and nothing prints them. An event format that names
  * a symbol as an operand (preemptirq's "_stext + offset") must print the
- * same with both, and a guard child's parse keeps nothing.
+ * same with both, a text that differs from one read before in one name or
+ * one module must not share its symbols, and a guard child's parse keeps
+ * nothing.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -198,6 +201,16 @@ int main(void)
 	else
 		SKIP("kallsyms: /proc/kallsyms cannot be read here");
 	free(proc);
+	/* read after texts that differ only there: nothing shared */
+	compare(real, "a name changed", "ffffffff81000000 T _stext\nffffffff81000100 t do_one\n"
+		"ffffffff81000200 T do_twa\nffffffff81000400 W weak_one\n"
+		"ffffffff81002000 D some_data\n");
+	compare(real, "a module added", "ffffffff81000000 T core_fn\n"
+		"ffffffffc0001000 t mod_fn\t[kvm]\nffffffffc0001100 t mod_fn2\t[kvm_intel]\n"
+		"ffffffffc0002000 T other\t[x]\nffffffffc0003000 T more\t[x]\n");
+	compare(real, "ordinary again", "ffffffff81000000 T _stext\nffffffff81000100 t do_one\n"
+		"ffffffff81000200 T do_two\nffffffff81000400 W weak_one\n"
+		"ffffffff81002000 D some_data\n");
 	symbol_operands(real, "one _stext", "ffffffff81000000 T _stext\n"
 			"ffffffff81000100 t first_fn\nffffffff81000200 T second_fn\n"
 			"ffffffff81000300 T third_fn\n", "first_fn+0x0");
