@@ -63,9 +63,10 @@ struct ns_ksyms {
 };
 
 /*
- * The texts seen, for the life of the process. The guard child of
- * open.c opens the file only to see libtracecmd survive it, and prints
- * nothing: it asks this thread's parses to keep nothing.
+ * The symbols of the texts seen, for the life of the process; the symbols
+ * of this thread's last parse, for ns_trace_kallsyms_attach(). The guard
+ * child of open.c opens the file only to see libtracecmd survive it, and
+ * prints nothing: it asks this thread's parses to keep nothing.
  */
 static struct ns_ksyms *texts;
 static pthread_mutex_t texts_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -78,11 +79,11 @@ static __thread struct {
 #define NS_HUGE_PAGE (2UL << 20)
 
 /*
- * Memory for a block of a megabyte or more written at once: asked for in 2 MB pages
- * (madvise(), which is what most kernels' transparent_hugepage setting
- * leaves it to), since a fault per 4 kB page is most of the cost of writing
- * it on a virtual machine (20 ms against 1 ms for the 5.4 MB of
- * sample.dat's text). Never freed but on failure, as the texts are kept.
+ * Memory for a block of a megabyte or more written at once: asked for in
+ * 2 MB pages (madvise(), which is what most kernels' transparent_hugepage
+ * setting leaves it to), since a fault per 4 kB page is most of the cost of
+ * writing it on a virtual machine (20 ms against 1 ms for 5.4 MB). Never
+ * freed but on failure, as the symbols are kept.
  */
 static void *big_alloc(size_t len)
 {
@@ -500,7 +501,7 @@ static void find_named(struct named *nm, struct tep_print_arg *arg, int depth)
  * the lowest addresses are registered too, ahead of the others.
  */
 struct ksyms_tep {
-	struct ksyms_tep *next;		/* in ns_ksyms.teps: kept, as the text is */
+	struct ksyms_tep *next;		/* in ns_ksyms.teps: kept, as the symbols are */
 	struct ns_ksyms *ks;
 	struct tep_handle *tep;
 	bool looked_up;
@@ -587,10 +588,9 @@ out:
  *
  * Registers with libtraceevent the symbols that its event formats name as
  * operands (see the top of this file). Called on the thread that opened the
- * handle, right after the open. Which operands are looked up by name shows
- * only when an event prints, and most formats have words among their
- * operands ("true" : "false"), so the text is parsed here for most traces;
- * for the others, at the first lookup.
+ * handle, right after the open, before anything prints. Which operands are
+ * looked up by name shows only when an event prints, so every word among
+ * them is tried ("true" : "false" too): most name no symbol.
  */
 void ns_trace_kallsyms_attach(struct tep_handle *tep)
 {
