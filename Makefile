@@ -36,10 +36,11 @@ DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKG_NAMES) 2>/dev/null)
 override CFLAGS += -pthread -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-Iinclude $(DEP_CFLAGS) -MMD -MP
 LDLIBS += $(DEP_LIBS) -lm -pthread
-# src/trace/clock.c and kallsyms.c stand in for a function of libtracecmd's
-# and one of libtraceevent's: export them
+# src/trace/clock.c, kallsyms.c and cmdlines.c stand in for a function of
+# libtracecmd's and two of libtraceevent's: export them
 override LDFLAGS += -Wl,--export-dynamic-symbol=tracecmd_parse_trace_clock \
-	-Wl,--export-dynamic-symbol=tep_parse_kallsyms
+	-Wl,--export-dynamic-symbol=tep_parse_kallsyms \
+	-Wl,--export-dynamic-symbol=tep_parse_saved_cmdlines
 
 LIB_SRCS := $(wildcard src/trace/*.c src/model/*.c src/session/*.c src/tui/*.c src/record/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

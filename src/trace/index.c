@@ -726,13 +726,6 @@ int ns_index_build(struct ns_trace *trace)
 		seen[i].at.row = probes[i].row;
 	if (!ret)
 		ret = apply_comms(trace, seen, nr_seen);
-	/*
-	 * libtraceevent sorts the kernel's symbols the first time an event
-	 * prints one (13 ms with a 5 MB kallsyms): here, off the screen's way.
-	 */
-	pthread_mutex_lock(&trace->tep_lock);
-	tep_find_function(trace->tep, 0);
-	pthread_mutex_unlock(&trace->tep_lock);
 	free(probes);
 	free(seen);
 	return ret;

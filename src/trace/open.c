@@ -157,6 +157,38 @@ static void limit_memory(unsigned long long budget)
 	setrlimit(RLIMIT_AS, &as);
 }
 
+/*
+ * Have malloc() hand out what libtracecmd asks for while it opens the file
+ * from @len bytes of heap in 2 MB pages: a block per section decompressed,
+ * the compressed bytes, and a copy of the section, 5.4, 1 and 5.4 MB for
+ * sample.dat's kallsyms. glibc maps each such block on its own, in 4 kB
+ * pages, and a fault per page was most of an open's time on a virtual
+ * machine, where a fault is slow (a third of the first frame of sample.dat,
+ * in each of the guard child and the viewer). Freeing a mapped block larger
+ * than glibc's threshold raises the threshold to it (glibc would raise it
+ * to the 5.4 MB at the first section freed), so the next block comes from
+ * the heap, which keeps it once freed: that part of the heap is asked for
+ * huge pages, and what libtracecmd allocates next reuses it, and the index
+ * after it.
+ */
+static void huge_heap(size_t len)
+{
+	uintptr_t huge = 2U << 20, start, end;
+	char *p;
+
+	p = malloc(len + (4U << 20));
+	__asm__ volatile("" : : "r"(p) : "memory");	/* not optimised away */
+	free(p);
+	p = malloc(len);
+	if (!p)
+		return;
+	start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	end = ((uintptr_t)p + len) & ~(huge - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	free(p);
+}
+
 /* The child's side: what libtracecmd makes of the file, as an exit status. */
 static enum guard_result guard_child(const char *path, off_t size)
 {
@@ -168,9 +200,10 @@ static enum guard_result guard_child(const char *path, off_t size)
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 	}
+	huge_heap(24U << 20);	/* it exits once the file is open */
 	limit_memory(NS_GUARD_SLACK + 2ULL * (size > 0 ? (unsigned long long)size : 0));
 	alarm(NS_GUARD_SECONDS);
-	ns_trace_kallsyms_skip();	/* the parent's parse survives any text */
+	ns_trace_symbols_ignore(true);	/* the parent's parses survive any text */
 	errno = 0;
 	handle = tracecmd_open_head(path, 0);
 	if (!handle)
@@ -280,6 +313,8 @@ static int open_handle(const char *path, bool mute, struct tracecmd_input **out_
 		}
 	}
 	handle = tracecmd_open_head(path, 0);
+	if (handle)
+		ns_trace_kallsyms_attach(tracecmd_get_tep(handle));
 	ret = handle ? tracecmd_init_data(handle) : -1;
 	if (out >= 0) {
 		fflush(stdout);
@@ -459,6 +494,7 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 
 	ns_trace_clock_guard();
 	ns_trace_kallsyms_keep();
+	ns_trace_cmdlines_keep();
 	if (check_file(path, err, err_len))
 		return NULL;
 	trace = calloc(1, sizeof(*trace));
@@ -479,10 +515,20 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 		trace->file_size = st.st_size;
 		trace->file_mtime = st.st_mtim;
 	}
+	/*
+	 * libtraceevent's plugins, loaded before the guard's fork, are found
+	 * loaded by the child's open and by ours: the dozen dlopen()s once.
+	 * Unloaded at the close, after the handle's: their unloaders free
+	 * what all handles share.
+	 */
+	trace->plugins_tep = trace->opts.trusted ? NULL : tep_alloc();
+	if (trace->plugins_tep)
+		trace->plugins = tep_load_plugins(trace->plugins_tep);
 	/* a file we have just written (nurseshark live) needs no child to vouch for it */
 	ret = trace->opts.trusted ? 0 : guard_open(path, trace->file_size, err, err_len);
 	if (ret)
 		goto fail;
+	huge_heap(12U << 20);
 	ret = attach(trace);
 	if (ret) {
 		ns_set_err(err, err_len, ret == -ENODATA ?
@@ -557,6 +603,10 @@ void ns_trace_close(struct ns_trace *trace)
 	ns_trace_close_buffer_handles(trace);
 	if (trace->handle)
 		tracecmd_close(trace->handle);
+	if (trace->plugins_tep) {
+		tep_unload_plugins(trace->plugins, trace->plugins_tep);
+		tep_free(trace->plugins_tep);
+	}
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {
 		ns_events_free(&trace->cpus[cpu].ev);
 		free(trace->cpus[cpu].page_offs);

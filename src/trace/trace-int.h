@@ -232,6 +232,9 @@ struct ns_trace {
 	char *path;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
+	/* libtraceevent's plugins, loaded before the open's guard (open.c) */
+	struct tep_handle *plugins_tep;
+	struct tep_plugin_list *plugins;
 	struct ns_pages *pages;		/* the fast reader, NULL: libtracecmd reads */
 	/*
 	 * Indexing in the background (open.c): the thread, its result, a
@@ -326,9 +329,14 @@ int ns_index_build(struct ns_trace *trace);
 /* clock.c */
 void ns_trace_clock_guard(void);
 
+/* cmdlines.c */
+void ns_trace_cmdlines_keep(void);
+
 /* kallsyms.c */
 void ns_trace_kallsyms_keep(void);
-void ns_trace_kallsyms_skip(void);
+void ns_trace_symbols_ignore(bool ignore);
+bool ns_trace_symbols_ignored(void);
+void ns_trace_kallsyms_attach(struct tep_handle *tep);
 
 /* open.c */
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
