@@ -243,11 +243,12 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 	return ret;
 }
 
-static int print_stats(const char *file, char *err, size_t err_len)
+static int print_stats(const char *file, const struct ns_trace_open_opts *opts, char *err,
+		       size_t err_len)
 {
 	double wall0 = now_ms(CLOCK_MONOTONIC), cpu0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
 	/* as the viewer opens it: the loading screen's first frame, then the index */
-	struct ns_trace *trace = ns_trace_open_async(file, err, err_len);
+	struct ns_trace *trace = ns_trace_open_async_opts(file, opts, err, err_len);
 	int frame = trace ? ns_tui_loading_snapshot(trace, 200, 50, NULL, err, err_len) : -EINVAL;
 	double first_frame_ms = now_ms(CLOCK_MONOTONIC) - main_start_ms;
 	int waited = trace && !frame ? ns_trace_wait(trace, err, err_len) : -EINVAL;
@@ -1040,7 +1041,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.stats) {
-		ret = print_stats(cl.file, err, sizeof(err));
+		const struct ns_trace_open_opts opts = {
+			.has_ts_offset = cl.nr_files && cl.files[0].has_ts_offset,
+			.ts_offset = cl.nr_files ? cl.files[0].ts_offset : 0,
+		};
+
+		ret = print_stats(cl.file, &opts, err, sizeof(err));
 		status = ret ? 1 : 0;
 		goto out_file;
 	}
