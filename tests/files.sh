@@ -88,6 +88,8 @@ else
 fi
 trace-cmd report -i "$sample" -i "$inst" >"$tmp/want" 2>/dev/null
 same_as "FILE FILE as -i FILE -i FILE" "$tmp/want" "$sample" "$inst"
+same "three files, two offsets (one negative), -F on the second" -i "$inst" -i "$lost" \
+	-F sched/sched_switch --ts-offset 5 -i "$sample" --ts-offset -3773600000000
 # -F belongs to the -i before it (before any -i: to the first file)
 same "-F before the first -i filters the first file only" \
 	-F sched/sched_switch -i "$sample" -i "$lost"
@@ -116,6 +118,12 @@ trace-cmd report -i "$inst" -i "$sample" --ts-offset -2500000000 2>/dev/null |
 	prefixed sample.dat >"$tmp/want"
 same_as "one file: -i sample.dat --ts-offset -2500000000 as report shifts it" "$tmp/want" \
 	-i "$sample" --ts-offset -2500000000
+
+# the viewer shifts one file too: its list's first event 2.5 s earlier
+got=$("$bin" --no-session --snapshot 100x14 -i "$sample" --ts-offset -2500000000 |
+	awk '$1 == "0" && $2 == "0" { print $3; exit }')
+[ "$got" = 10169.072790 ] && pass "the viewer with --ts-offset -2500000000: first event at $got" ||
+	fail "the viewer with --ts-offset: first event at '$got', want 10169.072790 (report: 10171.572790)"
 
 # --- ../shared: a v7 and a v6 file --------------------------------------------
 a=$shared/traces/sample.dat b=$shared/traces/sched-v6.dat
