@@ -19,10 +19,22 @@
  * Why not one index for all files: the index's 8-byte events keep a
  * type that is the file's own tep event id, and every reader (format,
  * filters, search, fields) reads a record through the trace's one handle
- * and tep; one timeline of several files on screen needs CPU slots
- * offset per file (as instances are in one file) and a file per slot
- * chosen for every read and every event id. That is left for the viewer
- * (issue 10); the export needs only the merge.
+ * and tep. The export needs only the merge, so it keeps a trace per file.
+ *
+ * The viewer (not done): one struct ns_trace over the files' traces, as
+ * instances are over one file's buffers. Its slots are the files' slots one
+ * file after the other (file k's first slot = the slots of the files
+ * before), so the index still stores nothing more per event; its cpus[]
+ * borrow each file's per-slot arrays once indexed (never moved then), so
+ * that the order (order.c, ties to the lower slot, hence to the earlier
+ * file: report ties the top buffers of all files before any instance, a
+ * difference only on equal timestamps) and everything that reads
+ * events, runs and rows work unchanged. Event types become the file's
+ * type plus a base per file (the sum of the bases before plus the file's
+ * largest id + 1), kept under NS_EV_TYPE_MAP; a read at (slot, idx) or of
+ * a type goes to the file the slot or the base names, with its handle,
+ * tep and lock. Names of streams: the file's label, with ":NAME" for an
+ * instance when there is more than one file.
  */
 #include <errno.h>
 #include <stdio.h>
