@@ -50,6 +50,7 @@ enum {
 	OPT_PRINT_CONFIG,
 	OPT_TEST_HOLD_INDEX,
 	OPT_BUFFER,
+	OPT_TS_OFFSET,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +72,7 @@ static const struct option long_options[] = {
 	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
 	{ "print-config", no_argument, NULL, OPT_PRINT_CONFIG },
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
+	{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
 	/* for tests/loading.sh only: not in --help; the man page says so */
 	{ "test-hold-index", required_argument, NULL, OPT_TEST_HOLD_INDEX },
 	{ NULL, 0, NULL, 0 },
@@ -81,7 +83,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: nurseshark [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE | FILE]\n"
-		"       nurseshark --export [FILTERS] [-i FILE | FILE]\n"
+		"       nurseshark --export [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
 		"       nurseshark --stats [-i FILE | FILE]\n"
 		"       nurseshark --summary [--range T0,T1] [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark record [OPTIONS] [-- COMMAND ARGS...]  (record --help)\n"
@@ -90,7 +92,11 @@ static void usage(FILE *out)
 		"\n"
 		"A terminal viewer for trace-cmd's trace.dat files (default ./%s).\n"
 		"\n"
-		"  -i FILE               the trace to read, as in trace-cmd report\n"
+		"  -i FILE               the trace to read, as in trace-cmd report; several\n"
+		"                        (-i A -i B, or A B): --export merges them in time\n"
+		"                        order, as trace-cmd report -i A -i B\n"
+		"  --ts-offset NS        add NS nanoseconds to the timestamps of the -i FILE\n"
+		"                        before it (instead of the file's own offset)\n"
 		"  --buffer NAME         read only the buffers named (repeat it): an instance\n"
 		"                        (trace-cmd record -B NAME) or top; default: all\n"
 		"  --snapshot COLSxROWS  print the screen as text after replaying --keys;\n"
@@ -237,11 +243,12 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 	return ret;
 }
 
-static int print_stats(const char *file, char *err, size_t err_len)
+static int print_stats(const char *file, const struct ns_trace_open_opts *opts, char *err,
+		       size_t err_len)
 {
 	double wall0 = now_ms(CLOCK_MONOTONIC), cpu0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
 	/* as the viewer opens it: the loading screen's first frame, then the index */
-	struct ns_trace *trace = ns_trace_open_async(file, err, err_len);
+	struct ns_trace *trace = ns_trace_open_async_opts(file, opts, err, err_len);
 	int frame = trace ? ns_tui_loading_snapshot(trace, 200, 50, NULL, err, err_len) : -EINVAL;
 	double first_frame_ms = now_ms(CLOCK_MONOTONIC) - main_start_ms;
 	int waited = trace && !frame ? ns_trace_wait(trace, err, err_len) : -EINVAL;
@@ -365,6 +372,20 @@ static int parse_size(const char *s, int *cols, int *rows)
 }
 
 #define NS_MAX_BUFFERS	64	/* --buffer options */
+#define NS_MAX_FILES	64	/* -i FILE options, or FILE arguments */
+
+/*
+ * A trace named on the command line, with its --ts-offset and, with
+ * several files, its own -F: as in trace-cmd report, an -F belongs to the
+ * -i before it (before any -i: to the first), and -v to every -F after it.
+ */
+struct cmdline_file {
+	const char *path;
+	bool has_ts_offset;
+	long long ts_offset;
+	struct ns_filter_args exprs;	/* -F and -v */
+	bool negated;			/* exprs holds the -v */
+};
 
 /* What the command line asks for. */
 struct cmdline {
@@ -373,6 +394,10 @@ struct cmdline {
 	const char *hold_file;		/* --test-hold-index */
 	const char *buffers[NS_MAX_BUFFERS];	/* --buffer */
 	int nr_buffers;
+	struct cmdline_file files[NS_MAX_FILES];	/* -i or FILE; file is files[0].path */
+	int nr_files;
+	struct ns_filter_args common;	/* several files: --cpu, --pid, --task, for each */
+	bool negate;			/* -v was given */
 	bool named;			/* the trace was named (-i or FILE) */
 	bool export, stats, no_session, check_config;
 	bool cmdline_filters;		/* --cpu, --pid, --task, -F or -v */
@@ -401,6 +426,46 @@ static int filter_arg_kind(int opt)
 	return NS_FILTER_ARG_NEGATE;	/* -v */
 }
 
+/* --ts-offset NS: for the -i FILE before it, as in trace-cmd report. 0 or -1. */
+static int parse_ts_offset(struct cmdline *cl, const char *arg)
+{
+	char *end;
+	long long v;
+
+	if (!cl->nr_files) {
+		fprintf(stderr, "nurseshark: --ts-offset must come after -i FILE\n");
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (end == arg || *end || errno) {
+		fprintf(stderr, "nurseshark: --ts-offset %s: want nanoseconds, e.g. -2500000000\n",
+			arg);
+		return -1;
+	}
+	cl->files[cl->nr_files - 1].has_ts_offset = true;
+	cl->files[cl->nr_files - 1].ts_offset = v;
+	return 0;
+}
+
+/* A filter option kept for the files too: 0 or -ENOMEM. */
+static int push_file_filter(struct cmdline *cl, int opt, const char *arg)
+{
+	struct cmdline_file *f = &cl->files[cl->nr_files ? cl->nr_files - 1 : 0];
+
+	if (opt != 'F' && opt != 'v')
+		return ns_filter_args_push(&cl->common, filter_arg_kind(opt), arg);
+	if (opt == 'v') {
+		cl->negate = true;
+		return 0;
+	}
+	/* report's -v is one flag for every -F after it, whatever file */
+	if (cl->negate && !f->negated && ns_filter_args_push(&f->exprs, NS_FILTER_ARG_NEGATE, NULL))
+		return -ENOMEM;
+	f->negated = cl->negate;
+	return ns_filter_args_push(&f->exprs, NS_FILTER_ARG_EXPR, arg);
+}
+
 /* Parse argv into @cl: GO_ON, or the exit status (--help, --version, an error). */
 static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -415,18 +480,22 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		case 'F':
 		case 'v':
 			cl->cmdline_filters = true;
-			if (ns_filter_args_push(&cl->fargs, filter_arg_kind(opt), optarg)) {
+			if (ns_filter_args_push(&cl->fargs, filter_arg_kind(opt), optarg) ||
+			    push_file_filter(cl, opt, optarg)) {
 				fprintf(stderr, "nurseshark: out of memory\n");
 				return 1;
 			}
 			break;
 		case 'i':
-			/* several files are not supported yet: -i A -i B is refused as A B is */
-			if (cl->file) {
-				fprintf(stderr, "nurseshark: one trace file at a time\n");
+			if (cl->nr_files == NS_MAX_FILES) {
+				fprintf(stderr, "nurseshark: over %d trace files\n", NS_MAX_FILES);
 				return EXIT_USAGE;
 			}
-			cl->file = optarg;
+			cl->files[cl->nr_files++].path = optarg;
+			break;
+		case OPT_TS_OFFSET:
+			if (parse_ts_offset(cl, optarg))
+				return EXIT_USAGE;
 			break;
 		case 's':
 			cl->session_file = optarg;
@@ -485,14 +554,31 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		if (cl->file || optind + 1 < argc) {
-			fprintf(stderr, "nurseshark: one trace file at a time\n");
+	if (optind < argc && cl->nr_files) {
+		fprintf(stderr, "nurseshark: name the traces with -i or after the options, "
+			"not both\n");
+		return EXIT_USAGE;
+	}
+	for (; optind < argc; optind++) {
+		if (cl->nr_files == NS_MAX_FILES) {
+			fprintf(stderr, "nurseshark: over %d trace files\n", NS_MAX_FILES);
 			return EXIT_USAGE;
 		}
-		cl->file = argv[optind];
+		cl->files[cl->nr_files++].path = argv[optind];
 	}
+	if (cl->nr_files)
+		cl->file = cl->files[0].path;
 	cl->named = cl->file != NULL;
+	if (cl->nr_files > 1 && !cl->export) {
+		fprintf(stderr, "nurseshark: several trace files: only --export reads them so "
+			"far, the viewer opens one\n");
+		return EXIT_USAGE;
+	}
+	if (cl->nr_files > 1 && cl->session_file) {
+		fprintf(stderr, "nurseshark: several trace files: -s restores the session of "
+			"one\n");
+		return EXIT_USAGE;
+	}
 	if (!cl->file)
 		cl->file = DEFAULT_TRACE;
 	if (cl->snapshot && parse_size(cl->snapshot, &cl->cols, &cl->rows)) {
@@ -580,6 +666,8 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, char *e
 		.hold_arg = (void *)cl->hold_file,
 		.buffers = cl->buffers,
 		.nr_buffers = cl->nr_buffers,
+		.has_ts_offset = cl->nr_files && cl->files[0].has_ts_offset,
+		.ts_offset = cl->nr_files ? cl->files[0].ts_offset : 0,
 	};
 	int ret;
 
@@ -625,6 +713,75 @@ static int start_filters(struct cmdline *cl, struct ns_files *files, struct ns_t
 nomem:
 	snprintf(err, err_len, "out of memory");
 	return 1;
+}
+
+/*
+ * --export of several files, as `trace-cmd report -i A -i B`: each is
+ * opened and indexed in turn (its CPUs in parallel), gets the command
+ * line's filters, and their rows are merged. Returns 0, or the
+ * exit status with the reason in @err and the file it is about in *@about.
+ */
+static int export_files(struct cmdline *cl, struct ns_files *files, char *err, size_t err_len,
+			const char **about)
+{
+	struct ns_trace *traces[NS_MAX_FILES] = { 0 };
+	struct ns_filter_set *fs[NS_MAX_FILES] = { 0 };
+	struct ns_visible *vis[NS_MAX_FILES] = { 0 };
+	const void *args[NS_MAX_FILES];
+	bool filtered = false;
+	int k, status = 0, ret;
+
+	for (k = 0; k < cl->nr_files && !status; k++) {
+		struct ns_trace_open_opts opts = {
+			.buffers = cl->buffers,
+			.nr_buffers = cl->nr_buffers,
+			.has_ts_offset = cl->files[k].has_ts_offset,
+			.ts_offset = cl->files[k].ts_offset,
+		};
+
+		/* one after the other: a file is checked in a child, forked with no threads */
+		traces[k] = ns_trace_open_async_opts(cl->files[k].path, &opts, err, err_len);
+		if (!traces[k] || ns_trace_wait(traces[k], err, err_len)) {
+			*about = cl->files[k].path;
+			status = 1;
+		}
+	}
+	for (k = 0; k < cl->nr_files && !status; k++) {
+		fs[k] = ns_filter_set_alloc();
+		if (!fs[k] || ns_filter_set_hide_empty_cpus(fs[k], traces[k])) {
+			snprintf(err, err_len, "out of memory");
+			status = 1;
+		} else if (cl->filters_file &&
+			   ns_files_read_filters(files, traces[k], fs[k], cl->filters_file)) {
+			ns_diag_print(&files->problems, stderr, "nurseshark: ");
+			status = 1;
+		} else if (ns_filter_args_apply(&cl->common, traces[k], fs[k], 0, err, err_len) ||
+			   ns_filter_args_apply(&cl->files[k].exprs, traces[k], fs[k], 0, err,
+						err_len)) {
+			*about = cl->files[k].path;
+			status = EXIT_USAGE;
+		} else if (ns_visible_build(traces[k], fs[k], &vis[k], err, err_len)) {
+			*about = cl->files[k].path;
+			status = 1;
+		} else {
+			filtered |= ns_visible_list_filtered(vis[k]) != 0;
+			args[k] = vis[k];
+		}
+	}
+	if (!status) {
+		ret = ns_trace_export_files(traces, cl->nr_files, stdout,
+					    filtered ? shown_row : NULL, args);
+		if (ret) {
+			snprintf(err, err_len, "%s", strerror(-ret));
+			status = 1;
+		}
+	}
+	for (k = 0; k < cl->nr_files; k++) {
+		ns_visible_free(vis[k]);
+		ns_filter_set_free(fs[k]);
+		ns_trace_close(traces[k]);
+	}
+	return status;
 }
 
 /* The viewer, --snapshot or --export, with what main() set up: 0 or a negative errno. */
@@ -879,8 +1036,17 @@ int main(int argc, char **argv)
 	status = read_files(&cl, &files, &schema);
 	if (status != GO_ON)
 		goto out;
+	if (cl.nr_files > 1) {
+		status = export_files(&cl, &files, err, sizeof(err), &about);
+		goto out;
+	}
 	if (cl.stats) {
-		ret = print_stats(cl.file, err, sizeof(err));
+		const struct ns_trace_open_opts opts = {
+			.has_ts_offset = cl.nr_files && cl.files[0].has_ts_offset,
+			.ts_offset = cl.nr_files ? cl.files[0].ts_offset : 0,
+		};
+
+		ret = print_stats(cl.file, &opts, err, sizeof(err));
 		status = ret ? 1 : 0;
 		goto out_file;
 	}
@@ -922,6 +1088,9 @@ out:
 		fprintf(stderr, "nurseshark: warning: %s\n", files.state_error);
 	ns_filter_set_free(filters);
 	ns_filter_args_free(&cl.fargs);
+	ns_filter_args_free(&cl.common);
+	for (int k = 0; k < NS_MAX_FILES; k++)
+		ns_filter_args_free(&cl.files[k].exprs);
 	ns_trace_close(trace);
 	if (have_files)
 		ns_files_free(&files);

@@ -32,6 +32,8 @@
 #               (issue 14: within 1/8 and 1/4)
 #   small trace the first frame of contrib/sample.dat (issue 14: within 50 ms),
 #               every single run and the median
+#   two files   `nurseshark --export -i A -i B` beside `trace-cmd report -i A
+#               -i B` (the first two traces, or the first twice), wall seconds
 #   ratios      nurseshark's index / kernelshark's load for time, peak RSS /
 #               kernelshark's, index / libtracecmd-scan (how close to the
 #               floor we are), search / report|grep, filter / report -F,
@@ -481,4 +483,27 @@ for t in "${traces[@]}"; do
 			"$(ratio "$ns_rss" "$ks_rss")" "$(ratio "$ns_wall" "$scan_wall")"
 	fi
 done
+
+# --- two files: --export -i A -i B beside trace-cmd report -i A -i B ---------
+#
+# The first two traces given (one given: it twice), merged as report merges
+# several -i: wall seconds of each, BENCH_RUNS times, and their lines (the
+# same count, since --export prints report's text; the viewer opens one file).
+if [ -n "$mode" ] && [ ${#traces[@]} -ge 1 ] && [ -r "${traces[0]}" ]; then
+	ta=${traces[0]} tb=${traces[1]:-${traces[0]}}
+	rm -f "$BENCH_OUT"/two.* "$BENCH_OUT"/rtwo.*
+	for ((i = 0; i < runs; i++)); do
+		time_pipe two '"$3" --no-session --export -i "$1" -i "$2" | wc -l' "$ta" "$tb" "$bin"
+		time_pipe rtwo 'trace-cmd report -i "$1" -i "$2" | wc -l' "$ta" "$tb"
+	done
+	two=$([ -s "$BENCH_OUT/two.wall" ] && median <"$BENCH_OUT/two.wall")
+	rtwo=$([ -s "$BENCH_OUT/rtwo.wall" ] && median <"$BENCH_OUT/rtwo.wall")
+	echo
+	echo "== two files: $ta and $tb"
+	printf '  %-18s wall_s=%s (runs: %s) lines=%s   (nurseshark --export -i A -i B)\n' \
+		"nurseshark" "${two:-n/a}" "$(runs_of two.wall)" "$(cat "$BENCH_OUT/two.out" 2>/dev/null)"
+	printf '  %-18s wall_s=%s (runs: %s) lines=%s   (trace-cmd report -i A -i B)\n' \
+		"report" "${rtwo:-n/a}" "$(runs_of rtwo.wall)" "$(cat "$BENCH_OUT/rtwo.out" 2>/dev/null)"
+	printf '  %-18s export/report=%s\n' ratios "$(ratio "$two" "$rtwo")"
+fi
 exit $status

@@ -126,6 +126,13 @@ struct ns_trace_open_opts {
 	 */
 	const char *const *buffers;
 	int nr_buffers;
+	/*
+	 * --ts-offset NS: @ts_offset replaces the offset the file's own DATE
+	 * and OFFSET options give every timestamp, as tracecmd_set_ts_offset()
+	 * does for `trace-cmd report -i FILE --ts-offset NS`.
+	 */
+	bool has_ts_offset;
+	long long ts_offset;
 };
 
 /* ns_trace_open_async() with @opts (NULL: none). */
@@ -285,6 +292,23 @@ int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row,
 /* The same, only the rows for which @shown(@arg, row) returns non-zero. */
 int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row,
 			  int (*shown)(const void *arg, uint64_t row), const void *arg);
+
+/* ---- several files: files.c ---- */
+
+/* The name `trace-cmd report -i A -i B` gives a file: its base name. */
+const char *ns_trace_file_label(const struct ns_trace *trace);
+/**
+ * ns_trace_export_files - print @n traces as `trace-cmd report -i A -i B ...`
+ * @traces: each opened with its own --ts-offset and indexed, in the
+ *	    command line's order
+ * @shown, @args: as ns_trace_export_shown(), @args[k] for @traces[k]
+ *	    (@shown NULL: every row)
+ *
+ * A "cpus=N" line per file, then every file's rows merged in time order,
+ * each after its file's prefix. Returns 0 or a negative errno.
+ */
+int ns_trace_export_files(struct ns_trace *const *traces, int n, FILE *out,
+			  int (*shown)(const void *arg, uint64_t row), const void *const *args);
 
 /* ---- filter expressions (report -F) and the event catalogue: exprs.c ---- */
 

@@ -477,16 +477,15 @@ void ns_event_text_free(struct ns_event_text *txt)
 }
 
 /*
- * As report prints it: in a file with instances, the stream's prefix
- * comes first, before the lost-events line if there is one.
+ * As report prints it: in a file with instances (or read with others,
+ * @prefix), the stream's prefix comes first, before the lost-events line
+ * if there is one.
  */
 static void export_line(struct ns_trace *trace, FILE *out, const struct ns_event_text *txt,
-			const char *time_raw)
+			const char *time_raw, const char *prefix)
 {
 	size_t len = strlen(txt->event);
-	char prefix[NS_TRACE_PREFIX_LEN];
 
-	ns_trace_line_prefix(trace, txt->slot, prefix, sizeof(prefix));
 	fputs(prefix, out);
 	if (txt->missed > 0)
 		fprintf(out, "CPU:%d [%lld EVENTS DROPPED]\n", txt->cpu, txt->missed);
@@ -532,11 +531,6 @@ int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 			return -ENOMEM;
 		}
 	}
-}
-
-int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row)
-{
-	return ns_trace_export_shown(trace, out, first_row, end_row, NULL, NULL);
 }
 
 /*
@@ -585,55 +579,125 @@ static void namer_comm(struct ns_trace *trace, const struct namer *nm, struct ns
 		 known ? tep_data_comm_from_pid(trace->tep, txt->pid) : "<...>");
 }
 
+/*
+ * An export in steps (ns_export_begin()): the rows [row, end) that
+ * @shown shows, fetched ahead by pos[] in the merged order.
+ */
+struct ns_export {
+	struct ns_trace *trace;
+	int (*shown)(const void *arg, uint64_t row);
+	const void *arg;
+	struct namer nm;
+	struct ns_event_text txt;
+	uint64_t row, end;		/* the row of pos[i], the end */
+	size_t i, got;
+	struct ns_pos pos[1024];
+};
+
+struct ns_export *ns_export_begin(struct ns_trace *trace, uint64_t first_row, uint64_t end_row,
+				  int (*shown)(const void *arg, uint64_t row), const void *arg)
+{
+	struct ns_export *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return NULL;
+	x->trace = trace;
+	x->shown = shown;
+	x->arg = arg;
+	x->row = first_row;
+	x->end = end_row < trace->nr_events ? end_row : trace->nr_events;
+	if (shown)
+		namer_init(trace, &x->nm);
+	return x;
+}
+
+/* The next row shown: 1 with its slot and time, 0 at the end, or a negative errno. */
+int ns_export_peek(struct ns_export *x, int *cpu, uint64_t *ts)
+{
+	for (;; x->i++, x->row++) {
+		if (x->row >= x->end)
+			return 0;
+		if (x->i == x->got) {
+			size_t want = x->end - x->row < NS_ARRAY_SIZE(x->pos) ?
+				x->end - x->row : NS_ARRAY_SIZE(x->pos);
+
+			x->i = 0;
+			x->got = ns_trace_rows(x->trace, x->row, want, x->pos);
+			if (!x->got)
+				return -EIO;
+		}
+		if (!x->shown || x->shown(x->arg, x->row))
+			break;
+	}
+	*cpu = x->pos[x->i].cpu;
+	if (ts)
+		*ts = ns_trace_ev_ts(x->trace, *cpu, x->pos[x->i].idx);
+	return 1;
+}
+
+/* Print the row ns_export_peek() gave, after @prefix (NULL: the file's own), and go past it. */
+int ns_export_print(struct ns_export *x, FILE *out, const char *prefix)
+{
+	struct ns_trace *trace = x->trace;
+	struct ns_pos pos = x->pos[x->i];
+	char time_raw[32], own[NS_TRACE_PREFIX_LEN];
+	struct tep_record *rec;
+	int ret;
+
+	rec = ns_trace_read(trace, pos.cpu, pos.idx);
+	if (!rec)
+		return -EIO;
+	ret = format_record(trace, pos.cpu, pos.idx, x->row, rec, &x->txt, time_raw,
+			    sizeof(time_raw));
+	if (x->shown) {
+		namer_comm(trace, &x->nm, &x->txt);
+		namer_learn(trace, &x->nm, rec);
+	}
+	ns_trace_read_done(trace, rec);
+	if (ret)
+		return ret;
+	if (!prefix) {
+		ns_trace_line_prefix(trace, x->txt.slot, own, sizeof(own));
+		prefix = own;
+	}
+	export_line(trace, out, &x->txt, time_raw, prefix);
+	x->i++;
+	x->row++;
+	return 0;
+}
+
+void ns_export_end(struct ns_export *x)
+{
+	if (!x)
+		return;
+	free(x->nm.known);
+	ns_event_text_free(&x->txt);
+	free(x);
+}
+
+/* What report's header line says of the CPUs: the top buffer's. */
+int ns_trace_report_cpus(const struct ns_trace *trace)
+{
+	return trace->pages ? ns_pages_top_cpus(trace->pages) : trace->nr_cpus;
+}
+
+int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row)
+{
+	return ns_trace_export_shown(trace, out, first_row, end_row, NULL, NULL);
+}
+
 int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row,
 			  int (*shown)(const void *arg, uint64_t row), const void *arg)
 {
-	struct ns_event_text txt = { 0 };
-	struct ns_pos pos[4096];
-	struct namer nm = { 0 };
-	char time_raw[32];
-	uint64_t row = first_row;
-	int ret = 0;
+	struct ns_export *x = ns_export_begin(trace, first_row, end_row, shown, arg);
+	int ret, cpu;
 
-	if (end_row > trace->nr_events)
-		end_row = trace->nr_events;
-	if (shown)
-		namer_init(trace, &nm);
-	/* report's header counts the top buffer's CPUs */
-	fprintf(out, "cpus=%d\n", trace->pages ? ns_pages_top_cpus(trace->pages) : trace->nr_cpus);
-	while (row < end_row) {
-		size_t want = end_row - row < 4096 ? end_row - row : 4096;
-		size_t got = ns_trace_rows(trace, row, want, pos), i;
-
-		if (!got) {
-			ret = -EIO;
-			break;
-		}
-		for (i = 0; i < got; i++, row++) {
-			struct tep_record *rec;
-
-			if (shown && !shown(arg, row))
-				continue;
-			rec = ns_trace_read(trace, pos[i].cpu, pos[i].idx);
-			if (!rec) {
-				ret = -EIO;
-				goto out;
-			}
-			ret = format_record(trace, pos[i].cpu, pos[i].idx, row, rec, &txt,
-					    time_raw, sizeof(time_raw));
-			if (shown) {
-				namer_comm(trace, &nm, &txt);
-				namer_learn(trace, &nm, rec);
-			}
-			ns_trace_read_done(trace, rec);
-			if (ret)
-				goto out;
-			export_line(trace, out, &txt, time_raw);
-		}
-	}
-out:
-	free(nm.known);
-	ns_event_text_free(&txt);
+	if (!x)
+		return -ENOMEM;
+	fprintf(out, "cpus=%d\n", ns_trace_report_cpus(trace));
+	while ((ret = ns_export_peek(x, &cpu, NULL)) == 1 && !(ret = ns_export_print(x, out, NULL)))
+		;
+	ns_export_end(x);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;
 	return ret;

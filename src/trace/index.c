@@ -86,6 +86,7 @@ static int worker_open(struct worker *w)
 		w->handle = NULL;
 		if (ns_trace_reopen_handle(w->trace->path, &w->handle))
 			return -EIO;
+		ns_trace_set_ts_offset(w->trace, w->handle);
 	}
 	w->tep = tracecmd_get_tep(w->handle);
 	ns_sched_fields_find(w->tep, &w->sched);
@@ -644,6 +645,8 @@ int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len)
 	}
 	if (trace->pages)
 		trace->nr_cpus = ns_pages_nr_cpus(trace->pages);
+	if (trace->pages && trace->opts.has_ts_offset)
+		ns_pages_set_ts_offset(trace->pages, trace->opts.ts_offset);
 	return 0;
 }
 

@@ -1120,3 +1120,8 @@ int ns_pages_name_width(const struct ns_pages *p)
 {
 	return p->name_width;
 }
+
+void ns_pages_set_ts_offset(struct ns_pages *p, int64_t offset)
+{
+	p->ts_offset = offset;
+}

@@ -348,6 +348,7 @@ static int attach(struct ns_trace *trace)
 	ret = open_handle(trace->path, true, &handle);
 	if (ret)
 		return ret;
+	ns_trace_set_ts_offset(trace, handle);
 	trace->handle = handle;
 	trace->tep = tracecmd_get_tep(trace->handle);
 	trace->page_size = tracecmd_page_size(trace->handle);

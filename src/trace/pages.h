@@ -90,6 +90,8 @@ int ns_pages_cpu_buffer(const struct ns_pages *pages, int cpu);
 int ns_pages_cpu_id(const struct ns_pages *pages, int cpu);
 /* The longest instance name of the file (all its buffers, read or not), 0 if none. */
 int ns_pages_name_width(const struct ns_pages *pages);
+/* --ts-offset: @offset replaces what the file's DATE and OFFSET options add. */
+void ns_pages_set_ts_offset(struct ns_pages *pages, int64_t offset);
 
 /*
  * CPUs, as tracecmd_cpus() counts them (some may have no pages); CPU n is

@@ -160,3 +160,13 @@ void ns_trace_close_buffer_handles(struct ns_trace *trace)
 	free(trace->buf_handles);
 	trace->buf_handles = NULL;
 }
+
+/*
+ * --ts-offset on a handle of the trace's file: instance handles made from
+ * it later (ns_trace_buffer_handle()) copy its offset, as in report.
+ */
+void ns_trace_set_ts_offset(const struct ns_trace *trace, struct tracecmd_input *handle)
+{
+	if (trace->opts.has_ts_offset)
+		tracecmd_set_ts_offset(handle, trace->opts.ts_offset);
+}

@@ -56,6 +56,7 @@
 int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+void tracecmd_set_ts_offset(struct tracecmd_input *handle, long long offset);
 #define NS_TRACECMD_FL_IN_USECS (1 << 2)
 #define NS_TRACECMD_FL_COMPRESSION (1 << 5)
 
@@ -320,6 +321,7 @@ bool ns_trace_cpu_in_usecs(const struct ns_trace *trace, int cpu);
 void ns_trace_line_prefix(const struct ns_trace *trace, int cpu, char *buf, size_t len);
 struct tracecmd_input *ns_trace_buffer_handle(struct ns_trace *trace, int cpu);
 void ns_trace_close_buffer_handles(struct ns_trace *trace);
+void ns_trace_set_ts_offset(const struct ns_trace *trace, struct tracecmd_input *handle);
 
 /* index.c */
 int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len);
@@ -373,6 +375,14 @@ struct tep_record *ns_trace_read_r(struct ns_trace_reader *r, int cpu, uint64_t 
 void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec);
 bool ns_trace_needs_handle(struct ns_trace *trace, int type);
 struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_t off);
+/* An export in steps, for several files merged (files.c). */
+struct ns_export;
+struct ns_export *ns_export_begin(struct ns_trace *trace, uint64_t first_row, uint64_t end_row,
+				  int (*shown)(const void *arg, uint64_t row), const void *arg);
+int ns_export_peek(struct ns_export *x, int *cpu, uint64_t *ts);
+int ns_export_print(struct ns_export *x, FILE *out, const char *prefix);
+void ns_export_end(struct ns_export *x);
+int ns_trace_report_cpus(const struct ns_trace *trace);
 int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 			  struct ns_event_text *txt, char *time_raw, size_t time_len);
 

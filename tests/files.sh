@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Several files: `nurseshark --export -i A -i B` (and A B) prints exactly
+# what `trace-cmd report -i A -i B` prints: a "NAME: cpus=N" line per file,
+# then the events of all merged in time order, each after its file's base
+# name (an instance's line: the instance's name) right-aligned to the
+# longest; --ts-offset NS after an -i shifts that file, and -F belongs to
+# the -i before it, as in report. The pairs: contrib/sample.dat with
+# tests/data/instance.dat (an instance, shifted onto sample's time so that
+# the two interleave), with itself (every event a tie), with
+# tests/data/lost-events.dat; ../shared's sample.dat and sched-v6.dat (v6);
+# and two files recorded here with an instance when we may record (root,
+# tracefs, ../shared/tools/record-trace; run it under
+# `flock /tmp/ns-tracing.lock`), else those checks SKIP.
+set -u
+
+. "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
+ns_test_begin files
+
+if ! command -v trace-cmd >/dev/null; then
+	skip "trace-cmd is not installed: no oracle"
+	exit 0
+fi
+export TZ=UTC LC_ALL=C
+inst=$top/tests/data/instance.dat
+lost=$top/tests/data/lost-events.dat
+shared=${NS_SHARED:-$top/../shared}
+
+# same NAME ARGS...: `nurseshark --export ARGS` prints `trace-cmd report ARGS`.
+same() {
+	local name=$1
+	shift
+	trace-cmd report "$@" >"$tmp/want" 2>/dev/null
+	same_as "$name" "$tmp/want" "$@"
+}
+
+# same_as NAME WANT-FILE ARGS...: `nurseshark --export ARGS` prints WANT-FILE.
+same_as() {
+	local name=$1 want=$2 rc=0
+	shift 2
+	"$bin" --no-session --export "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$name: exit status $rc: $(head -n 1 "$tmp/err")"
+	elif [ ! -s "$want" ]; then
+		fail "$name: trace-cmd report printed nothing"
+	elif ! cmp -s "$want" "$tmp/out"; then
+		fail "$name: differs ($(wc -l <"$tmp/out") vs $(wc -l <"$want") lines):
+$(diff "$want" "$tmp/out" | head -n 6)"
+	else
+		pass "$name ($(wc -l <"$want") lines)"
+	fi
+}
+
+# interleaved FILE A B: lines of B's prefix come between lines of A's.
+interleaved() {
+	awk -v a="$2" -v b="$3" '
+		{ sub(/^ +/, "") }
+		index($0, a ": ") == 1 { if (seen_b) { print "yes"; exit } seen_a = 1 }
+		index($0, b ": ") == 1 { if (seen_a) seen_b = 1 }' "$1" | grep -q yes
+}
+
+# refused NAME STATUS MESSAGE ARGS...: that exit status and that one line, nothing on stdout.
+refused() {
+	local name=$1 want_rc=$2 msg=$3 rc=0
+	shift 3
+	"$bin" --no-session "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -eq "$want_rc" ] && [ "$(cat "$tmp/err")" = "$msg" ] && [ ! -s "$tmp/out" ]; then
+		pass "$name"
+	else
+		fail "$name: status $rc, stdout $(wc -c <"$tmp/out") bytes, stderr '$(head -c 200 "$tmp/err")'"
+	fi
+}
+
+# --- the bundled traces: one with an instance, one with lost events ----------
+same "-i sample.dat -i instance.dat: file and instance prefixes" -i "$sample" -i "$inst"
+same "-i instance.dat -i sample.dat: the other order" -i "$inst" -i "$sample"
+same "-i instance.dat -i instance.dat: every event a tie (top buffers, then instances)" \
+	-i "$inst" -i "$inst"
+same "-i sample.dat -i lost-events.dat: lost-events lines after the prefix" -i "$sample" -i "$lost"
+# instance.dat ran 3773.6 s before sample.dat: shifted, they overlap
+same "--ts-offset after the second -i: instance.dat moved onto sample.dat's time" \
+	-i "$sample" -i "$inst" --ts-offset 3773600000000
+if interleaved "$tmp/out" sample.dat instance.dat; then
+	pass "--ts-offset: the two files' lines interleave"
+else
+	fail "--ts-offset: the files' lines do not interleave"
+fi
+trace-cmd report -i "$sample" -i "$inst" >"$tmp/want" 2>/dev/null
+same_as "FILE FILE as -i FILE -i FILE" "$tmp/want" "$sample" "$inst"
+same "three files, two offsets (one negative), -F on the second" -i "$inst" -i "$lost" \
+	-F sched/sched_switch --ts-offset 5 -i "$sample" --ts-offset -3773600000000
+# -F belongs to the -i before it (before any -i: to the first file)
+same "-F before the first -i filters the first file only" \
+	-F sched/sched_switch -i "$sample" -i "$lost"
+same "-F after the second -i filters the second file only" \
+	-i "$sample" -i "$lost" -F sched/sched_switch
+same "-v -F: one -v for every -F after it, whatever file" \
+	-v -F sched/sched_switch -i "$sample" -i "$lost" -F sched/sched_waking
+
+# The first file's --ts-offset: report 3.1.6 ignores it (it applies the
+# option to the file before it only from the second -i on); nurseshark
+# applies it. The oracle: report with the files the other way round, cut
+# to the first file's lines, which the merge keeps in their order.
+prefixed() {	# prefixed NAME < REPORT: NAME's lines, prefix off
+	sed -n "s/^ *$1: //p"
+}
+trace-cmd report -i "$sample" -i "$inst" --ts-offset 3773600000000 2>/dev/null |
+	prefixed instance.dat >"$tmp/want.inst"
+"$bin" --no-session --export -i "$inst" --ts-offset 3773600000000 -i "$sample" 2>"$tmp/err" |
+	prefixed instance.dat >"$tmp/got.inst"
+if [ -s "$tmp/want.inst" ] && cmp -s "$tmp/want.inst" "$tmp/got.inst"; then
+	pass "--ts-offset after the first -i shifts the first file ($(wc -l <"$tmp/want.inst") lines)"
+else
+	fail "--ts-offset after the first -i: $(diff "$tmp/want.inst" "$tmp/got.inst" | head -n 4)"
+fi
+trace-cmd report -i "$inst" -i "$sample" --ts-offset -2500000000 2>/dev/null |
+	prefixed sample.dat >"$tmp/want"
+same_as "one file: -i sample.dat --ts-offset -2500000000 as report shifts it" "$tmp/want" \
+	-i "$sample" --ts-offset -2500000000
+
+# the viewer shifts one file too: its list's first event 2.5 s earlier
+got=$("$bin" --no-session --snapshot 100x14 -i "$sample" --ts-offset -2500000000 |
+	awk '$1 == "0" && $2 == "0" { print $3; exit }')
+[ "$got" = 10169.072790 ] && pass "the viewer with --ts-offset -2500000000: first event at $got" ||
+	fail "the viewer with --ts-offset: first event at '$got', want 10169.072790 (report: 10171.572790)"
+
+# --- ../shared: a v7 and a v6 file --------------------------------------------
+a=$shared/traces/sample.dat b=$shared/traces/sched-v6.dat
+if [ -r "$a" ] && [ -r "$b" ]; then
+	same "shared sample.dat and sched-v6.dat (v6)" -i "$a" -i "$b"
+	same "shared sched-v6.dat (v6) moved 12 s back onto sample.dat" \
+		-i "$a" -i "$b" --ts-offset -12000000000
+	if interleaved "$tmp/out" sample.dat sched-v6.dat; then
+		pass "shared: sched-v6.dat's lines interleave with sample.dat's"
+	else
+		fail "shared: sched-v6.dat's lines do not interleave with sample.dat's"
+	fi
+	same "shared: -F sched_switch on each, the v6 file shifted" -i "$a" -F sched/sched_switch \
+		-i "$b" -F sched/sched_switch --ts-offset -12000000000
+else
+	skip "shared traces: $a or $b missing"
+fi
+
+# --- what is refused ------------------------------------------------------------
+refused "--ts-offset before any -i" 2 "nurseshark: --ts-offset must come after -i FILE" \
+	--export --ts-offset 5 -i "$sample"
+refused "--ts-offset 1x" 2 "nurseshark: --ts-offset 1x: want nanoseconds, e.g. -2500000000" \
+	--export -i "$sample" --ts-offset 1x
+refused "two files in the viewer" 2 \
+	"nurseshark: several trace files: only --export reads them so far, the viewer opens one" \
+	--snapshot 80x24 -i "$sample" -i "$inst"
+refused "a second file that is not there: its name, no output" 1 \
+	"nurseshark: $tmp/none.dat: No such file or directory" --export -i "$sample" -i "$tmp/none.dat"
+
+# --- two files recorded here, one with an instance -----------------------------
+rec=$shared/tools/record-trace
+if [ "$(id -u)" != 0 ] || [ ! -x "$rec" ]; then
+	skip "recorded files: needs root and $rec"
+	exit 0
+fi
+if ! (cd "$tmp" && NS_INSTANCES="nsf1" timeout 60 "$rec" -q -e sched:sched_switch \
+	-e sched:sched_wakeup -B nsf1 -e timer -o a.dat sh -c 'ls -R /usr/share >/dev/null' &&
+	timeout 60 "$rec" -q -e sched -e irq -o b.dat sh -c 'ls -R /usr/share >/dev/null') \
+	>"$tmp/rec.log" 2>&1; then
+	skip "recorded files: record-trace failed: $(tail -n 1 "$tmp/rec.log")"
+	exit 0
+fi
+# b.dat was recorded after a.dat: move it back onto a.dat's first event
+first() {
+	trace-cmd report "$1" 2>/dev/null | sed -n 's/.*\] *\([0-9]*\)\.\([0-9]*\): .*/\1\2/p' |
+		head -n 1
+}
+ta=$(first "$tmp/a.dat") tb=$(first "$tmp/b.dat")
+if [ -z "$ta" ] || [ -z "$tb" ]; then
+	fail "recorded files: no first timestamp ('$ta', '$tb')"
+	exit 0
+fi
+off=$(( (ta - tb) * 1000 ))
+same "recorded: a.dat (with instance nsf1) and b.dat" -i "$tmp/a.dat" -i "$tmp/b.dat"
+same "recorded: b.dat moved onto a.dat (--ts-offset $off)" -i "$tmp/a.dat" -i "$tmp/b.dat" \
+	--ts-offset "$off"
+if grep -q '^ *nsf1: ' "$tmp/out" && interleaved "$tmp/out" a.dat b.dat; then
+	pass "recorded: instance lines, and the files' lines interleave"
+else
+	fail "recorded: no nsf1 lines, or the files do not interleave"
+fi
