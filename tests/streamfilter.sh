@@ -153,6 +153,16 @@ else
 fi
 screen_stop
 
+# the statistics (S, then its CPUs table) count the CPUs of the streams the list shows
+filters "$tmp/list.ini" 'stream = hide list extra'
+"$bin" --no-session --filters "$tmp/list.ini" --snapshot 100x20 --keys 'S<Tab>' "$inst" >"$tmp/stats"
+sum=$(awk '/^ +CPU/ { t = 1; next } t && $1 ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' "$tmp/stats")
+if grep -q '\[CPUs 2\]' "$tmp/stats" && [ "$sum" = "$n_top" ]; then
+	pass "statistics with extra hidden in the list: 2 CPUs, their events report's $n_top of top"
+else
+	fail "statistics with extra hidden: want 2 CPUs and $n_top events, have $sum: $(sed -n 2p "$tmp/stats")"
+fi
+
 # --- sessions: the buffer choice and the stream filters ----------------------
 screen_start 80 24 "$bin --no-session --buffer extra $inst"
 screen_wait "#0 of $n_extra"
