@@ -690,6 +690,29 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, char *e
 }
 
 /*
+ * A session that read some buffers of the file only (--buffer) brings that
+ * choice back when the command line makes none: the trace is opened again
+ * with them (the session only comes to be known once the trace is open).
+ * What changed in the file's buffers is said when the session is applied.
+ */
+static int session_buffers(struct cmdline *cl, struct ns_files *files, struct ns_trace **trace,
+			   char *err, size_t err_len)
+{
+	int n;
+
+	if (!files->have_session || cl->nr_buffers)
+		return GO_ON;
+	n = ns_session_buffer_choice(&files->session, *trace, NULL, NULL, cl->buffers,
+				     NS_MAX_BUFFERS);
+	if (n <= 0)
+		return GO_ON;
+	ns_trace_close(*trace);
+	*trace = NULL;
+	cl->nr_buffers = n;
+	return open_trace(cl, trace, err, err_len);
+}
+
+/*
  * The filters the viewer starts with: --filters, then the command line's,
  * else the session's. Returns GO_ON with *@filters, or the exit status with
  * the reason in @err (empty: in the problems of @files).
@@ -1059,6 +1082,9 @@ int main(int argc, char **argv)
 	if (ret)
 		ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
 			    strerror(-ret));
+	status = session_buffers(&cl, &files, &trace, err, sizeof(err));
+	if (status != GO_ON)
+		goto out_file;
 	status = start_filters(&cl, &files, trace, &filters, err, sizeof(err));
 	if (status == EXIT_USAGE)
 		goto out;		/* the message names its option */

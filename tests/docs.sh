@@ -136,7 +136,7 @@ if [ -x "$bin" ] && "$bin" --print-config >"$tmp/config.ini" 2>/dev/null </dev/n
 	# and the sections of a session
 	names=$( { awk '/^\[/ { sec = $0; gsub(/[][]/, "", sec); print sec; next }
 		sec ~ /^(display|session|colours)$/ && /^;[a-z]/ { sub(/^;/, ""); print $1 }' \
-		"$tmp/config.ini"; echo trace view markers panes filters graph search; } |
+		"$tmp/config.ini"; echo trace view markers panes filters graph search streams; } |
 		tr ' ' '\n' | grep -vxE 'task-([1-9]|1[0-4])' | sort -u)	# "task-0 to task-15"
 	missing=""
 	for n in $names; do

@@ -32,6 +32,10 @@
  *   event     shown if no show-only event/system entry, or the event is in
  *             one (by its name or its system); and in no hide entry
  *   cpu       likewise with the event's CPU
+ *   stream    likewise with the event's stream (the buffer it was recorded
+ *             in, by name: "top" for the top buffer, as --buffer); a stream
+ *             is a group of CPU slots, so the pass judges it by the slot;
+ *             a name the trace has no stream of matches no event
  *   advanced  shown if no show-only expression, or one matches (OR-ed, as
  *             several -F in trace-cmd report); and no hide expression matches
  *             (as the -F after -v)
@@ -50,6 +54,7 @@ enum ns_filter_kind {
 	NS_FILTER_SYSTEM,	/* name: "sched" */
 	NS_FILTER_CPU,		/* value: cpu */
 	NS_FILTER_ADVANCED,	/* name: "sched/sched_switch: prev_pid == 0" (report -F) */
+	NS_FILTER_STREAM,	/* name: a buffer's ("b1"; "top": the top buffer) */
 	NS_NR_FILTER_KINDS,
 };
 
@@ -71,7 +76,7 @@ struct ns_filter_entry {
 	int mode;		/* enum ns_filter_mode */
 	int where;		/* enum ns_filter_where: GRAPH, LIST or BOTH */
 	int value;		/* TASK: pid; CPU: cpu; else 0 */
-	const char *name;	/* EVENT, SYSTEM, ADVANCED: the text; else NULL */
+	const char *name;	/* EVENT, SYSTEM, ADVANCED, STREAM: the text; else NULL */
 };
 
 struct ns_filter_set;
@@ -167,6 +172,7 @@ enum ns_search_column {
 	NS_SEARCH_CPU,
 	NS_SEARCH_EVENT,	/* event name */
 	NS_SEARCH_INFO,
+	NS_SEARCH_STREAM,	/* the buffer's name, "top" for the top buffer */
 	NS_NR_SEARCH_COLUMNS,
 };
 
@@ -196,8 +202,9 @@ int ns_filter_set_save_search(struct ns_filter_set *fs, const struct ns_search_s
 /* ---- names, for files and the command line ------------------------------ */
 
 /*
- * "task", "event", "system", "cpu", "advanced"; "show", "hide";
- * "graph", "list", "both"; "any", "task", "pid", "cpu", "event", "info";
+ * "task", "event", "system", "cpu", "advanced", "stream"; "show", "hide";
+ * "graph", "list", "both"; "any", "task", "pid", "cpu", "event", "info",
+ * "stream";
  * "contains", "exact", "not-contains", "regex". NULL when out of range.
  * The *_from_name() calls return the value, or -1 for an unknown name.
  */
@@ -281,7 +288,7 @@ uint64_t ns_visible_graph_count(const struct ns_visible *vis, int cpu, uint64_t 
 				uint64_t hi);
 /* The first drawn event of @cpu at or after @idx; UINT64_MAX if none. */
 uint64_t ns_visible_graph_next(const struct ns_visible *vis, int cpu, uint64_t idx);
-/* Do the graph's task and CPU filters keep @pid / @cpu? */
+/* Do the graph's task and CPU filters (and stream filters) keep @pid / @cpu? */
 int ns_visible_graph_task(const struct ns_visible *vis, int pid);
 int ns_visible_graph_cpu(const struct ns_visible *vis, int cpu);
 
@@ -289,6 +296,11 @@ int ns_visible_graph_cpu(const struct ns_visible *vis, int cpu);
 
 /* "0,2-5" (as report --cpu): a malloc'd array in *vals; count, or -EINVAL with @err. */
 int ns_filter_parse_list(const char *list, int **vals, char *err, size_t err_len);
+/*
+ * The name a stream filter (and the search's stream column) gives @stream of
+ * @trace: the buffer's name, "top" for the top buffer (as --buffer).
+ */
+void ns_filter_stream_name(const struct ns_trace *trace, int stream, char *buf, size_t len);
 /* Hide the rows of the CPUs without a single event (the default). 0 or -ENOMEM. */
 int ns_filter_set_hide_empty_cpus(struct ns_filter_set *fs, const struct ns_trace *trace);
 

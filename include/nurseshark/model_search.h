@@ -52,6 +52,13 @@ int ns_search_needs_text(const struct ns_search *s);
 int ns_search_match(const struct ns_search *s, const struct ns_event_text *txt, const char *line,
 		    int pid, int cpu, const char *event, const char *comm);
 
+/*
+ * The stream column: does the name of the stream of CPU slot @cpu ("top"
+ * for the top buffer, ns_filter_stream_name()) match? ns_search_match()
+ * says no to that column, as it has no trace to name the stream with.
+ */
+int ns_search_match_stream(const struct ns_search *s, const struct ns_trace *trace, int cpu);
+
 /**
  * ns_search_span - where the search matches in one column's text
  * @column: the column the text is from (enum ns_search_column, not ANY)

@@ -192,6 +192,7 @@ enum ns_session_part {
 	NS_SESS_HIDDEN_CPUS	= 1 << 14,
 	NS_SESS_SEARCH		= 1 << 15,
 	NS_SESS_PLOT_ROWS	= 1 << 16,	/* latency and field plots */
+	NS_SESS_STREAMS		= 1 << 17,	/* [streams] the buffers read, the file's */
 };
 
 #define NS_SESSION_GRAPH_ROWS_MAX	4096
@@ -218,6 +219,12 @@ struct ns_session {
 
 	/* filters, task and plot rows, hidden CPUs, the last search; owned, never NULL */
 	struct ns_filter_set *filters;
+
+	/* [streams] (streams.c): names as --buffer takes them ("top"); owned */
+	char **buffers;			/* the buffers read */
+	int nr_buffers;
+	char **file_buffers;		/* every buffer the file had */
+	int nr_file_buffers;
 };
 
 /* 0 or -ENOMEM. An empty session (have == 0) with an empty filter set. */
@@ -277,6 +284,19 @@ int ns_session_compare_trace(const struct ns_session *s, const struct ns_session
  */
 void ns_session_apply(const struct ns_session *s, struct ns_view *view, const char *what,
 		      struct ns_diag *diag, unsigned *applied);
+
+/**
+ * ns_session_buffer_choice - the buffers a session read, to open the trace with
+ * @names: filled with up to @max names (pointing into @s)
+ * @diag: may be NULL (no messages)
+ *
+ * Says in @diag when the file's buffers are not those the session saw. When
+ * the session read some of the file's buffers only (--buffer) and the trace
+ * is open with others, returns how many of @names to open it with (those the
+ * file still has); else 0: what is open stays.
+ */
+int ns_session_buffer_choice(const struct ns_session *s, const struct ns_trace *trace,
+			     const char *what, struct ns_diag *diag, const char **names, int max);
 
 /**
  * ns_session_read - read a session file

@@ -178,6 +178,13 @@ int ns_trace_cpu_number(const struct ns_trace *trace, int cpu);
 int ns_trace_stream_first_cpu(const struct ns_trace *trace, int stream, int *nr_cpus);
 /* The stream named @name ("top" for the top buffer), or -ENOENT. */
 int ns_trace_stream_of_name(const struct ns_trace *trace, const char *name);
+/*
+ * Every buffer of the file, read or not (--buffer left it out, or it is an
+ * instance of a v6 file): the top buffer (0, named "") then the instances.
+ */
+int ns_trace_file_nr_buffers(const struct ns_trace *trace);
+/* Buffer @i's name in @buf ("" for the top buffer). */
+void ns_trace_file_buffer_name(const struct ns_trace *trace, int i, char *buf, size_t len);
 /* "CPU1" for the top buffer's, "b1 CPU1" for an instance's (its name cut to 8). */
 #define NS_TRACE_LABEL_NAME_W 8
 void ns_trace_cpu_label(const struct ns_trace *trace, int cpu, char *buf, size_t len);

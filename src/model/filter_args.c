@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,13 @@ bad:
 	free(*vals);
 	*vals = NULL;
 	return -EINVAL;
+}
+
+void ns_filter_stream_name(const struct ns_trace *trace, int stream, char *buf, size_t len)
+{
+	const char *name = ns_trace_stream_name(trace, stream);
+
+	snprintf(buf, len, "%s", *name ? name : NS_TRACE_TOP_NAME);
 }
 
 int ns_filter_set_hide_empty_cpus(struct ns_filter_set *fs, const struct ns_trace *trace)

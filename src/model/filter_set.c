@@ -82,7 +82,8 @@ int ns_filter_set_entry(const struct ns_filter_set *fs, int i, struct ns_filter_
 
 static int has_name(int kind)
 {
-	return kind == NS_FILTER_EVENT || kind == NS_FILTER_SYSTEM || kind == NS_FILTER_ADVANCED;
+	return kind == NS_FILTER_EVENT || kind == NS_FILTER_SYSTEM || kind == NS_FILTER_ADVANCED ||
+	       kind == NS_FILTER_STREAM;
 }
 
 static int same_target(const struct entry *a, const struct ns_filter_entry *b)
@@ -112,7 +113,7 @@ int ns_filter_set_add(struct ns_filter_set *fs, const struct ns_filter_entry *e)
 			continue;
 		/*
 		 * Expressions may be both shown and hidden (report -F x -v -F x);
-		 * for a task, an event or a CPU the later choice wins.
+		 * for a task, an event, a CPU or a stream the later choice wins.
 		 */
 		if (old->mode == e->mode) {
 			old->where |= e->where;
@@ -391,12 +392,12 @@ int ns_filter_set_save_search(struct ns_filter_set *fs, const struct ns_search_s
 /* ---- names -------------------------------------------------------------- */
 
 static const char *const kind_names[NS_NR_FILTER_KINDS] = {
-	"task", "event", "system", "cpu", "advanced",
+	"task", "event", "system", "cpu", "advanced", "stream",
 };
 static const char *const mode_names[NS_NR_FILTER_MODES] = { "show", "hide" };
 static const char *const where_names[NS_FILTER_BOTH + 1] = { NULL, "graph", "list", "both" };
 static const char *const column_names[NS_NR_SEARCH_COLUMNS] = {
-	"any", "task", "pid", "cpu", "event", "info",
+	"any", "task", "pid", "cpu", "event", "info", "stream",
 };
 static const char *const smode_names[NS_NR_SEARCH_MODES] = {
 	"contains", "exact", "not-contains", "regex",

@@ -73,9 +73,9 @@ int ns_task_state_of_prev(int64_t prev_state)
 /* ---- what the filters keep ------------------------------------------------ */
 
 /* Does the list's filter of kind @kind (TASK or CPU) keep @value? */
-static bool keeps(const struct ns_filter_set *fs, int kind, int value)
+static bool keeps_named(const struct ns_filter_set *fs, int kind, int value, const char *name)
 {
-	bool any_show = false, shown = false;
+	bool any_show = false, shown = false, same;
 	int i, n = fs ? ns_filter_set_nr_entries(fs) : 0;
 
 	for (i = 0; i < n; i++) {
@@ -83,14 +83,29 @@ static bool keeps(const struct ns_filter_set *fs, int kind, int value)
 
 		if (ns_filter_set_entry(fs, i, &e) || e.kind != kind || !(e.where & NS_FILTER_LIST))
 			continue;
-		if (e.mode == NS_FILTER_HIDE && e.value == value)
+		same = name ? !strcmp(e.name, name) : e.value == value;
+		if (e.mode == NS_FILTER_HIDE && same)
 			return false;
 		if (e.mode == NS_FILTER_SHOW) {
 			any_show = true;
-			shown |= e.value == value;
+			shown |= same;
 		}
 	}
 	return !any_show || shown;
+}
+
+static bool keeps(const struct ns_filter_set *fs, int kind, int value)
+{
+	return keeps_named(fs, kind, value, NULL);
+}
+
+/* Do the list's CPU and stream filters keep slot @cpu? */
+static bool keeps_cpu(const struct ns_filter_set *fs, const struct ns_trace *trace, int cpu)
+{
+	char name[64];
+
+	ns_filter_stream_name(trace, ns_trace_cpu_stream(trace, cpu), name, sizeof(name));
+	return keeps(fs, NS_FILTER_CPU, cpu) && keeps_named(fs, NS_FILTER_STREAM, 0, name);
 }
 
 /* Does @fs filter the list at all, leaving out (@skip_tasks) its task entries? */
@@ -826,7 +841,7 @@ static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struc
 	c.stack_type[1] = ns_trace_event_type(trace, "ftrace", "user_stack");
 	c.type_counts = type_counts ? type_counts : dummy;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		c.cpus[cpu].kept = keeps(fs, NS_FILTER_CPU, cpu);
+		c.cpus[cpu].kept = keeps_cpu(fs, trace, cpu);
 		c.cpus[cpu].lo = ns_trace_cpu_lower_bound(trace, cpu, m->t0);
 		c.cpus[cpu].hi = ns_trace_cpu_lower_bound(trace, cpu, m->t1);
 		m->cpus[cpu].cpu = cpu;
@@ -954,7 +969,7 @@ int ns_sched_stats_build(struct ns_trace *trace, const struct ns_filter_set *fs,
 	}
 	qsort(st->tasks, st->nr_tasks, sizeof(*st->tasks), task_cmp);
 	for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++)
-		if (keeps(fs, NS_FILTER_CPU, cpu))
+		if (keeps_cpu(fs, trace, cpu))
 			st->cpus[st->nr_cpus++] = m.cpus[cpu];
 	for (i = 0; i < NS_TYPE_SLOTS; i++)
 		if (counts[i])

@@ -5,7 +5,8 @@
  * A search tests rows in list order from the selection, one chunk of rows
  * at a time (ns_trace_rows), and wraps at the end as vim does. Columns the
  * index holds (pid, CPU, event name) are tested without reading the event;
- * the task's comm comes from the task table; info and "any" need the
+ * the task's comm comes from the task table, the stream's name from the
+ * CPU slot; info and "any" need the
  * event's text, which costs a
  * read and a libtraceevent print per row: a few seconds over 5 million
  * events, hence the steps, the progress and the cancel. "any" tests the
@@ -224,6 +225,8 @@ int ns_search_match(const struct ns_search *s, const struct ns_event_text *txt, 
 		return match_text(s, txt ? txt->comm : comm ? comm : "");
 	case NS_SEARCH_INFO:
 		return txt && match_text(s, txt->info ? txt->info : "");
+	case NS_SEARCH_STREAM:
+		return 0;	/* ns_search_match_stream(): the name needs the trace */
 	case NS_SEARCH_ANY:
 		if (s->spec.mode != NS_SEARCH_EXACT)
 			return line && match_line(s, txt, line);
@@ -237,6 +240,14 @@ int ns_search_match(const struct ns_search *s, const struct ns_event_text *txt, 
 		return equal(s, num);
 	}
 	return 0;
+}
+
+int ns_search_match_stream(const struct ns_search *s, const struct ns_trace *trace, int cpu)
+{
+	char name[64];
+
+	ns_filter_stream_name(trace, ns_trace_cpu_stream(trace, cpu), name, sizeof(name));
+	return match_text(s, name);
 }
 
 int ns_search_span(const struct ns_search *s, int column, const char *text, size_t *start,
@@ -361,6 +372,8 @@ static int test_event(struct ns_search_job *job, int cpu, uint64_t idx, uint64_t
 
 	if (ns_trace_event(job->trace, cpu, idx, &ev))
 		return -ENOENT;
+	if (s->spec.column == NS_SEARCH_STREAM)
+		return ns_search_match_stream(s, job->trace, cpu);
 	if (!ns_search_needs_text(s))
 		return ns_search_match(s, NULL, NULL, ev.pid, cpu,
 				       ns_trace_event_name(job->trace, ev.type),

@@ -11,8 +11,9 @@
  * shown" cost a lookup and a few popcounts. For 5 million events a bitmap
  * costs 0.6 MiB and its index 80 KiB.
  *
- * The pass. Task, event and CPU filters are decided from the index alone
- * (pid, type, cpu of struct ns_event), through per-type and per-CPU tables
+ * The pass. Task, event, CPU and stream filters are decided from the index
+ * alone (pid, type, cpu of struct ns_event; a stream is a group of CPU
+ * slots), through per-type and per-CPU tables
  * built when the pass begins. Advanced expressions (report -F) need the
  * record only for the event types they test with a condition; those
  * records are read once for both panes. The rows are visited in the merged
@@ -223,37 +224,76 @@ static int build_type_table(struct ns_trace *trace, const struct ns_filter_set *
 	return 0;
 }
 
-static int build_cpu_table(struct ns_trace *trace, const struct ns_filter_set *fs, int pane,
-			   struct pane *p)
+/* 1 show-only, 2 hidden, 0 neither: what @fs's entries of @kind in @pane say of one thing. */
+static int say_of(const struct ns_filter_set *fs, int pane, int kind, int value, const char *name)
 {
-	int n = ns_filter_set_nr_entries(fs), nr_cpus = ns_trace_nr_cpus(trace), i, cpu;
-	bool any_show = false, any = false;
+	int n = ns_filter_set_nr_entries(fs), i, say = 0;
 	struct ns_filter_entry e;
 
 	for (i = 0; i < n; i++) {
 		ns_filter_set_entry(fs, i, &e);
-		if (e.kind == NS_FILTER_CPU && (e.where & (1 << pane))) {
+		if (e.kind != kind || !(e.where & (1 << pane)) ||
+		    (name ? strcmp(e.name, name) : e.value != value))
+			continue;
+		if (e.mode == NS_FILTER_HIDE)
+			return 2;	/* hidden wins */
+		say = 1;
+	}
+	return say;
+}
+
+/* Are there entries of @kind in @pane, and show-only ones among them? */
+static bool any_of(const struct ns_filter_set *fs, int pane, int kind, bool *any_show)
+{
+	int n = ns_filter_set_nr_entries(fs), i;
+	struct ns_filter_entry e;
+	bool any = false;
+
+	*any_show = false;
+	for (i = 0; i < n; i++) {
+		ns_filter_set_entry(fs, i, &e);
+		if (e.kind == kind && (e.where & (1 << pane))) {
 			any = true;
-			any_show |= e.mode == NS_FILTER_SHOW;
+			*any_show |= e.mode == NS_FILTER_SHOW;
 		}
 	}
-	if (!any)
+	return any;
+}
+
+/*
+ * The CPU and stream categories, slot by slot: a stream is a group of slots
+ * (the trace's streams.c), so its entries end in the same table as the
+ * CPUs', a slot kept when both categories keep it.
+ */
+static int build_cpu_table(struct ns_trace *trace, const struct ns_filter_set *fs, int pane,
+			   struct pane *p)
+{
+	int nr_cpus = ns_trace_nr_cpus(trace), cpu, say;
+	bool cpu_show, stream_show, by_cpu, by_stream;
+	char name[64];
+
+	by_cpu = any_of(fs, pane, NS_FILTER_CPU, &cpu_show);
+	by_stream = any_of(fs, pane, NS_FILTER_STREAM, &stream_show);
+	if (!by_cpu && !by_stream)
 		return 0;
 	p->cpu_ok = malloc(nr_cpus ? nr_cpus : 1);
 	if (!p->cpu_ok)
 		return -ENOMEM;
-	memset(p->cpu_ok, !any_show, nr_cpus ? nr_cpus : 1);
-	for (i = 0; i < n; i++) {
-		ns_filter_set_entry(fs, i, &e);
-		if (e.kind != NS_FILTER_CPU || !(e.where & (1 << pane)) || e.value >= nr_cpus)
-			continue;
-		if (e.mode == NS_FILTER_SHOW)
-			p->cpu_ok[e.value] = p->cpu_ok[e.value] != 2 ? 1 : 0;
-		else
-			p->cpu_ok[e.value] = 2;	/* hidden wins; cleared below */
+	memset(p->cpu_ok, 1, nr_cpus ? nr_cpus : 1);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (by_cpu) {
+			say = say_of(fs, pane, NS_FILTER_CPU, cpu, NULL);
+			if (say == 2 || (cpu_show && say != 1))
+				p->cpu_ok[cpu] = 0;
+		}
+		if (by_stream) {
+			ns_filter_stream_name(trace, ns_trace_cpu_stream(trace, cpu), name,
+					      sizeof(name));
+			say = say_of(fs, pane, NS_FILTER_STREAM, 0, name);
+			if (say == 2 || (stream_show && say != 1))
+				p->cpu_ok[cpu] = 0;
+		}
 	}
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		p->cpu_ok[cpu] = p->cpu_ok[cpu] == 1;
 	return 0;
 }
 

@@ -11,6 +11,7 @@
  *   system = hide graph irq
  *   cpu = hide both 1
  *   advanced = show both sched/sched_wakeup: prio < 100
+ *   stream = hide both b1
  *
  * The names are those of filter.h (ns_filter_kind_name() and friends), so
  * the file and the filter model cannot disagree. The set itself is plain
@@ -39,7 +40,8 @@ int ns_filters_entry(struct ns_ini *ini, struct ns_filter_set *fs, const char *n
 	memset(&e, 0, sizeof(e));
 	kind = ns_filter_kind_from_name(name);
 	if (kind < 0) {
-		ns_ini_error(ini, "unknown filter kind '%s' (task, event, system, cpu, advanced)",
+		ns_ini_error(ini, "unknown filter kind '%s' (task, event, system, cpu, advanced, "
+			     "stream)",
 			     name);
 		return -EINVAL;
 	}
@@ -153,8 +155,9 @@ int ns_filters_write(const struct ns_filter_set *fs, FILE *out)
 {
 	fputs(NS_FILTERS_MARK " see nurseshark.ini(5). One entry a line:\n"
 	      ";   KIND = show|hide graph|list|both WHAT\n"
-	      "; KIND is task (a pid), event (system/event), system, cpu or advanced\n"
-	      "; (an expression of trace-cmd report -F).\n"
+	      "; KIND is task (a pid), event (system/event), system, cpu, advanced\n"
+	      "; (an expression of trace-cmd report -F) or stream (a buffer's name,\n"
+	      "; top for the top buffer).\n"
 	      "\n[filters]\n", out);
 	ns_filters_write_entries(fs, out);
 	return ferror(out) ? -EIO : 0;
@@ -205,13 +208,29 @@ static int cmp_pid(const void *a, const void *b)
 	return pa < pb ? -1 : pa > pb;
 }
 
+/* "top, b1, b2": the buffers of @trace read, by the names stream filters give them. */
+static const char *stream_names(const struct ns_trace *trace, char *buf, size_t len)
+{
+	size_t n = 0;
+	int s;
+
+	buf[0] = '\0';
+	for (s = 0; s < ns_trace_nr_streams(trace) && n + 1 < len; s++) {
+		char name[64];
+
+		ns_filter_stream_name(trace, s, name, sizeof(name));
+		n += snprintf(buf + n, len - n, "%s%s", s ? ", " : "", name);
+	}
+	return buf;
+}
+
 int ns_filters_keep_applicable(struct ns_filter_set *fs, struct ns_trace *trace,
 			       const char *what, struct ns_diag *diag)
 {
 	struct ns_task_info *tasks = NULL;
 	struct ns_filter_entry e;
 	int nr_tasks = -1, removed = 0, i, ok;
-	char err[256];
+	char err[256], names[128];
 
 	for (i = 0; i < ns_filter_set_nr_entries(fs); i++) {
 		if (ns_filter_set_entry(fs, i, &e))
@@ -240,6 +259,12 @@ int ns_filters_keep_applicable(struct ns_filter_set *fs, struct ns_trace *trace,
 			break;
 		case NS_FILTER_ADVANCED:
 			ok = !ns_trace_exprs_check(trace, e.name, err, sizeof(err));
+			break;
+		case NS_FILTER_STREAM:
+			/* the file's buffers changed, or --buffer left this one out */
+			ok = ns_trace_stream_of_name(trace, e.name) >= 0;
+			snprintf(err, sizeof(err), "this trace has no buffer %s (read: %s)",
+				 e.name, stream_names(trace, names, sizeof(names)));
 			break;
 		default:
 			ok = 0;

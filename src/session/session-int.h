@@ -130,4 +130,12 @@ void ns_filters_write_entries(const struct ns_filter_set *fs, FILE *out);
 int ns_session_save_text(const char *path, int (*write_fn)(const void *obj, FILE *out),
 			 const void *obj, const struct ns_save *how, char *err, size_t err_len);
 
+/* [streams] (streams.c) */
+void ns_session_free_streams(struct ns_session *s);
+/* The trace's buffers, read and the file's, into @s (NS_SESS_STREAMS). 0 or -ENOMEM. */
+int ns_session_capture_streams(struct ns_session *s, const struct ns_trace *trace);
+void ns_session_streams_entry(struct ns_ini *ini, struct ns_session *s, const char *name,
+			      const char *v);
+void ns_session_write_streams(const struct ns_session *s, FILE *out);
+
 #endif

@@ -24,6 +24,7 @@
  *              latency = sched_waking sched_switch pid   a plot row each,
  *              plot = sched_switch prev_prio        as its command
  *   [search]   text, column, mode, direction, ignore-case
+ *   [streams]  file-buffer = top, buffer = top      one line each, see streams.c
  *
  * Times are seconds with nine decimals, so that they are exact nanoseconds
  * and still read as the screen shows them. Rows are the list's # column. A
@@ -52,6 +53,7 @@ void ns_session_free(struct ns_session *s)
 {
 	ns_session_trace_id_free(&s->trace);
 	ns_filter_set_free(s->filters);
+	ns_session_free_streams(s);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -114,6 +116,8 @@ int ns_session_capture(struct ns_session *s, const struct ns_session_trace_id *i
 		   NS_SESS_MARKER_A | NS_SESS_MARKER_B;
 	if (s->nr_events)
 		s->have |= NS_SESS_SELECTED;
+	if (ns_session_capture_streams(s, view->trace))
+		return -ENOMEM;
 	if (filters) {
 		ns_filter_set_free(s->filters);
 		s->filters = ns_filter_set_alloc();
@@ -541,7 +545,7 @@ static void search_entry(struct ns_ini *ini, struct reader *r, const char *name,
 }
 
 static const char *const sections[] = {
-	"trace", "view", "markers", "panes", "filters", "graph", "search",
+	"trace", "view", "markers", "panes", "filters", "graph", "search", "streams",
 };
 
 static void session_entry(struct ns_ini *ini, void *user, const char *section,
@@ -557,7 +561,8 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 			r->known_section |= !strcmp(section, sections[i]);
 		if (!r->known_section)
 			ns_ini_error(ini, "unknown section [%s]; its entries are skipped (trace, "
-				     "view, markers, panes, filters, graph, search)", section);
+				     "view, markers, panes, filters, graph, search, streams)",
+				     section);
 		/* an empty [filters] or [graph] says there were none, which also restores */
 		if (!strcmp(section, "filters"))
 			s->have |= NS_SESS_FILTERS;
@@ -571,7 +576,7 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 	}
 	if (!r->known_section)
 		return;
-	if (strcmp(section, "filters") && strcmp(section, "graph"))
+	if (strcmp(section, "filters") && strcmp(section, "graph") && strcmp(section, "streams"))
 		ns_ini_once(ini, &r->seen, section, name);
 	if (!strcmp(section, "trace"))
 		trace_entry(ini, s, name, value);
@@ -587,6 +592,8 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 		graph_entry(ini, s, name, value);
 	else if (!strcmp(section, "search"))
 		search_entry(ini, r, name, value);
+	else if (!strcmp(section, "streams"))
+		ns_session_streams_entry(ini, s, name, value);
 }
 
 int ns_session_parse(struct ns_session *s, const char *name, const char *data, size_t len,
@@ -732,6 +739,8 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 		ns_ini_putf(out, "direction", "%s", spec.backward ? "backward" : "forward");
 		ns_ini_putf(out, "ignore-case", "%s", spec.ignore_case ? "yes" : "no");
 	}
+	if (s->have & NS_SESS_STREAMS)
+		ns_session_write_streams(s, out);
 	return ferror(out) ? -EIO : 0;
 }
 

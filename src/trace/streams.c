@@ -71,6 +71,34 @@ int ns_trace_stream_of_name(const struct ns_trace *trace, const char *name)
 	return -ENOENT;
 }
 
+/*
+ * Every buffer the file has, read or not (--buffer, a v6 file's instances):
+ * libtracecmd's list of the file's instances after the top buffer. Under
+ * the handle's lock, as a read may replace the handle (a recycle).
+ */
+int ns_trace_file_nr_buffers(const struct ns_trace *trace)
+{
+	struct ns_trace *t = (struct ns_trace *)trace;	/* the lock only */
+	int n;
+
+	pthread_mutex_lock(&t->handle_lock);
+	n = t->handle ? tracecmd_buffer_instances(t->handle) : 0;
+	pthread_mutex_unlock(&t->handle_lock);
+	return 1 + (n > 0 ? n : 0);
+}
+
+void ns_trace_file_buffer_name(const struct ns_trace *trace, int i, char *buf, size_t len)
+{
+	struct ns_trace *t = (struct ns_trace *)trace;
+	const char *name = NULL;
+
+	pthread_mutex_lock(&t->handle_lock);
+	if (i > 0 && t->handle && i - 1 < tracecmd_buffer_instances(t->handle))
+		name = tracecmd_buffer_instance_name(t->handle, i - 1);
+	snprintf(buf, len, "%s", name ? name : "");
+	pthread_mutex_unlock(&t->handle_lock);
+}
+
 void ns_trace_cpu_label(const struct ns_trace *trace, int cpu, char *buf, size_t len)
 {
 	const char *name = ns_trace_stream_name(trace, ns_trace_cpu_stream(trace, cpu));

@@ -132,7 +132,8 @@
 	       ns_tui_act_redraw, 0)							\
 	ACTION(SEARCH, "search", "/", "", "", "",					\
 	       "Search forward: /TEXT, or /COLUMN OP TEXT with COLUMN task, pid, cpu, "	\
-	       "event, info or any and OP : (contains) = (is) ! (does not contain) "	\
+	       "event, info, stream (a buffer's name, top for the top one) or any and " \
+	       "OP : (contains) = (is) ! (does not contain) "				\
 	       "~ (regular expression): /task=gzip",					\
 	       ns_tui_act_prompt, NS_PROMPT_SEARCH)					\
 	ACTION(SEARCH_BACK, "search-backward", "?", "", "", "",				\
@@ -181,6 +182,13 @@
 	ACTION(ONLY_CPU, "only-cpu", "c", "", "", "",					\
 	       "Filter: show only the selected event's CPU",				\
 	       ns_tui_act_filter_cpu, NS_FILTER_SHOW)					\
+	ACTION(ONLY_STREAM, "only-stream", "y", "", "", "",				\
+	       "Filter: show only the selected event's stream (its buffer: the top one "	\
+	       "or an instance)",							\
+	       ns_tui_act_filter_stream, NS_FILTER_SHOW)				\
+	ACTION(HIDE_STREAM, "hide-stream", "Y", "", "", "",				\
+	       "Filter: hide the selected event's stream",				\
+	       ns_tui_act_filter_stream, NS_FILTER_HIDE)				\
 	ACTION(CLEAR_FILTERS, "clear-filters", "u", "", "", "",				\
 	       "Clear every filter (task rows and hidden CPU rows stay)",		\
 	       ns_tui_act_clear_filters, 0)						\
@@ -227,6 +235,10 @@
 	ACTION(PICK_FILTERS, "pick-filters", "F <F5>", "", "", "",			\
 	       "The filters in force, to remove one",					\
 	       ns_tui_picker_open, NS_PICK_FILTERS)					\
+	ACTION(PICK_STREAMS, "pick-streams", "P <F6>", "", "", "",			\
+	       "Stream picker: the buffers of the file (the top one, each instance), "	\
+	       "to hide or show only",							\
+	       ns_tui_picker_open, NS_PICK_STREAMS)					\
 	ACTION(STATS, "statistics", "S", "", "", "",					\
 	       "Statistics over the A-B range (the window without both markers): tasks, " \
 	       "CPUs, event types; with the list's filters",				\
@@ -254,7 +266,7 @@
  * OVERLAY(id, name, scope, keys, legend, help, handler, arg)
  *   scope  PICKER, HELP or STATS
  *   legend the picker's bottom line: a label for each picker, by
- *          enum ns_tui_picker_kind (tasks,events,cpus,filters); an empty
+ *          enum ns_tui_picker_kind (tasks,events,cpus,filters,streams); an empty
  *          label leaves the key out of that picker's line
  */
 #define NS_TUI_OVERLAY_ACTIONS(OVERLAY)							\
@@ -273,26 +285,27 @@
 	OVERLAY(PICK_UNNARROW, "picker-unnarrow", PICKER, "<BS>", "",			\
 		"Take the last character off the text typed to narrow the list",	\
 		ns_tui_pick_unnarrow, 0)						\
-	OVERLAY(PICK_ENTER, "picker-enter", PICKER, "<Enter>", "row,only,row,remove",	\
+	OVERLAY(PICK_ENTER, "picker-enter", PICKER, "<Enter>", "row,only,row,remove,hide",	\
 		"Tasks: add or remove the task's row; events: show only, again to stop; " \
-		"CPUs: show or hide the CPU's row; filters: remove the filter",		\
+		"CPUs: show or hide the CPU's row; filters: remove the filter; streams: " \
+		"hide, again to stop",							\
 		ns_tui_pick_act, NS_ACT_PICK_ENTER)					\
-	OVERLAY(PICK_ONLY, "picker-only", PICKER, "<C-o>", "only,only,only,",		\
+	OVERLAY(PICK_ONLY, "picker-only", PICKER, "<C-o>", "only,only,only,,only",		\
 		"Show only this (a filter), again to remove it",			\
 		ns_tui_pick_act, NS_ACT_PICK_ONLY)					\
-	OVERLAY(PICK_HIDE, "picker-hide", PICKER, "<C-x>", "hide,hide,hide,remove",	\
+	OVERLAY(PICK_HIDE, "picker-hide", PICKER, "<C-x>", "hide,hide,hide,remove,hide",	\
 		"Hide this, again to remove it; in the filters picker: remove the filter", \
 		ns_tui_pick_act, NS_ACT_PICK_HIDE)					\
-	OVERLAY(PICK_REMOVE, "picker-remove", PICKER, "<Del>", ",,,remove",		\
+	OVERLAY(PICK_REMOVE, "picker-remove", PICKER, "<Del>", ",,,remove,",		\
 		"In the filters picker: remove the filter",				\
 		ns_tui_pick_act, NS_ACT_PICK_REMOVE)					\
-	OVERLAY(PICK_SORT, "picker-sort", PICKER, "<C-t>", "sort,,,",			\
+	OVERLAY(PICK_SORT, "picker-sort", PICKER, "<C-t>", "sort,,,,",			\
 		"Tasks: sort by pid, comm, events, CPU time",				\
 		ns_tui_pick_sort, 0)							\
-	OVERLAY(PICK_WHERE, "picker-where", PICKER, "<Tab>", "where,where,where,where",	\
+	OVERLAY(PICK_WHERE, "picker-where", PICKER, "<Tab>", "where,where,where,where,where",	\
 		"Where new filters apply: list and graph, the list only, the graph only", \
 		ns_tui_pick_where, 0)							\
-	OVERLAY(PICK_CLOSE, "picker-close", PICKER, "<Esc>", "close,close,close,close",	\
+	OVERLAY(PICK_CLOSE, "picker-close", PICKER, "<Esc>", "close,close,close,close,close",	\
 		"Close the picker", ns_tui_pick_close, 0)				\
 	OVERLAY(HELP_UP, "help-up", HELP, "<Up> k <C-p>", "",				\
 		"Scroll the help up a line", ns_tui_help_scroll, -1)			\

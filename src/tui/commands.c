@@ -76,7 +76,7 @@ static void cmd_show_hide(struct ns_tui *t, char *rest, int mode)
 	}
 	e.kind = ns_filter_kind_from_name(kind);
 	if (e.kind < 0 || e.kind == NS_FILTER_ADVANCED || !*what) {
-		ns_tui_message(t, "Usage: %s task|event|system|cpu WHAT [graph|list|both]",
+		ns_tui_message(t, "Usage: %s task|event|system|cpu|stream WHAT [graph|list|both]",
 			       mode == NS_FILTER_SHOW ? "show" : "hide");
 		return;
 	}
@@ -89,6 +89,14 @@ static void cmd_show_hide(struct ns_tui *t, char *rest, int mode)
 		e.name = name;
 		ret = ns_filter_set_add(t->flt->fs, &e);
 	} else if (e.kind == NS_FILTER_SYSTEM) {
+		e.name = what;
+		ret = ns_filter_set_add(t->flt->fs, &e);
+	} else if (e.kind == NS_FILTER_STREAM) {
+		if (ns_trace_stream_of_name(t->trace, what) < 0) {
+			ns_tui_message(t, "No stream %s in this trace (the top buffer is %s)", what,
+				       NS_TRACE_TOP_NAME);
+			return;
+		}
 		e.name = what;
 		ret = ns_filter_set_add(t->flt->fs, &e);
 	} else {
@@ -272,7 +280,7 @@ static void cmd_goto(struct ns_tui *t, char *rest, int unused)
 		ns_tui_cursor_to_selection(t);
 }
 
-/* tasks, events, cpus, filters: @kind enum ns_tui_picker_kind */
+/* tasks, events, cpus, filters, streams: @kind enum ns_tui_picker_kind */
 static void cmd_picker(struct ns_tui *t, char *rest, int kind)
 {
 	ns_tui_picker_open(t, kind);
@@ -328,7 +336,7 @@ static void cmd_fresh(struct ns_tui *t, char *rest, int unused)
 	ns_tui_fresh_start(t, 0);
 }
 
-#define NS_TUI_KINDS	"task|event|system|cpu WHAT [graph|list|both]"
+#define NS_TUI_KINDS	"task|event|system|cpu|stream WHAT [graph|list|both]"
 
 const struct ns_tui_command ns_tui_commands[] = {
 	{ "goto", "g", "SECS", "Select the first event at or after SECS, as the Time column "
@@ -339,7 +347,8 @@ const struct ns_tui_command ns_tui_commands[] = {
 	  "hides what matches, -g and -l filter the graph or the list only",
 	  cmd_filter, 0 },
 	{ "show", NULL, NS_TUI_KINDS, "Show only WHAT: a task (pid or name), an event, a "
-	  "system or a CPU list; in the graph, the list or both", cmd_show_hide, NS_FILTER_SHOW },
+	  "system, a CPU list or a stream (a buffer's name, top for the top one); in the graph, "
+	  "the list or both", cmd_show_hide, NS_FILTER_SHOW },
 	{ "hide", NULL, NS_TUI_KINDS, "Hide WHAT, in the same syntax", cmd_show_hide,
 	  NS_FILTER_HIDE },
 	{ "cpu", NULL, "LIST", "Show only the CPUs of LIST (0,2-3), as --cpu", cmd_cli,
@@ -361,6 +370,8 @@ const struct ns_tui_command ns_tui_commands[] = {
 	  cmd_messages, 0 },
 	{ "events", NULL, "", "The event picker", cmd_picker, NS_PICK_EVENTS },
 	{ "cpus", NULL, "", "The CPU picker", cmd_picker, NS_PICK_CPUS },
+	{ "streams", NULL, "", "The stream picker (the buffers of the file)", cmd_picker,
+	  NS_PICK_STREAMS },
 	{ "filters", NULL, "", "The filters in force, to remove one", cmd_picker,
 	  NS_PICK_FILTERS },
 	{ "stats", NULL, "", "Statistics over the A-B range or the window (as S)", cmd_stats,

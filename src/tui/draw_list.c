@@ -62,7 +62,8 @@ static int cpu_col_width(const struct ns_tui *t)
 	int nr = ns_trace_nr_cpus(t->trace), w = ns_tui_digits(nr > 1 ? nr - 1 : 0), slot;
 	char buf[64];
 
-	for (slot = 0; ns_trace_nr_streams(t->trace) > 1 && slot < nr; slot++) {
+	/* "b1:0" for an instance's, also when --buffer read an instance alone */
+	for (slot = 0; slot < nr; slot++) {
 		cpu_cell(t, slot, ns_trace_cpu_number(t->trace, slot), buf, sizeof(buf));
 		if ((int)strlen(buf) > w)
 			w = (int)strlen(buf);

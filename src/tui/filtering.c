@@ -160,7 +160,15 @@ void ns_tui_describe_entry(const struct ns_tui *t, const struct ns_filter_entry 
 		snprintf(buf, len, "%s task %s", mode, what);
 		break;
 	case NS_FILTER_CPU:
-		snprintf(buf, len, "%s CPU%d", mode, e->value);
+		/* "b1 CPU0" for an instance's: a CPU filter names a slot */
+		if (e->value < ns_trace_nr_cpus(t->trace))
+			ns_trace_cpu_label(t->trace, e->value, what, sizeof(what));
+		else
+			snprintf(what, sizeof(what), "CPU%d", e->value);
+		snprintf(buf, len, "%s %s", mode, what);
+		break;
+	case NS_FILTER_STREAM:
+		snprintf(buf, len, "%s stream %s", mode, e->name);
 		break;
 	case NS_FILTER_ADVANCED:
 		snprintf(buf, len, "%s-F '%s'", e->mode == NS_FILTER_SHOW ? "" : "-v ", e->name);

@@ -152,8 +152,8 @@ int ns_tui_graph_label_w(const struct ns_tui *t)
 
 	/* "CPU12", a blank, and a column for the arrows of scrolled rows */
 	w = 3 + ns_tui_digits(nr_cpus > 1 ? nr_cpus - 1 : 0) + 2;
-	/* with streams, "b1 CPU0" */
-	for (i = 0; ns_trace_nr_streams(t->trace) > 1 && i < nr_cpus; i++) {
+	/* with streams, "b1 CPU0" (also when --buffer read an instance alone) */
+	for (i = 0; i < nr_cpus; i++) {
 		ns_trace_cpu_label(t->trace, i, buf, sizeof(buf));
 		if ((int)strlen(buf) + 2 > w)
 			w = (int)strlen(buf) + 2;

@@ -32,7 +32,7 @@ static const char *const help_tail[] = {
 	"",
 	"Search (/ forward, ? backward, n and N repeat; Esc cancels a long one)",
 	"  /TEXT         the line, as trace-cmd report prints it, contains TEXT",
-	"  /COLUMN OP TEXT, no blanks: COLUMN task pid cpu event info any,",
+	"  /COLUMN OP TEXT, no blanks: COLUMN task pid cpu event info stream any,",
 	"                OP : contains  = is  ! does not contain  ~ regex (grep -E)",
 	"  Examples      /task=gzip  /pid=15974  /info~] D ==>  /event!sched",
 };

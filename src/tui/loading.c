@@ -38,7 +38,7 @@ static int label_w(struct ns_trace *trace)
 	int w = LABEL_MIN_W, cpu;
 	char label[32];
 
-	for (cpu = 0; ns_trace_nr_streams(trace) > 1 && cpu < ns_trace_nr_cpus(trace); cpu++) {
+	for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++) {
 		ns_trace_cpu_label(trace, cpu, label, sizeof(label));
 		if ((int)strlen(label) + 2 > w)
 			w = (int)strlen(label) + 2;

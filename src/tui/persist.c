@@ -127,9 +127,12 @@ static void refilter_now(struct ns_tui *t)
 static void restore(struct ns_tui *t, const struct ns_session *s, const char *what,
 		    int filters, struct ns_diag *d)
 {
+	const char *buffers[64];
 	unsigned applied;
 
 	compare_trace(s, what, t->setup ? t->setup->trace_id : NULL, d);
+	/* the buffers: the file's changed, or the session read others (main.c reopens at start) */
+	ns_session_buffer_choice(s, t->trace, what, d, buffers, NS_ARRAY_SIZE(buffers));
 	if (filters && t->flt) {
 		ns_tui_filters_begin_change(t);
 		ns_session_restore_filters(s, t->flt->fs, t->trace, what, d);

@@ -2,7 +2,8 @@
 /*
  * The pickers: a list over the panes of every task (pid, comm, events, CPU
  * time), every event system and event the trace has events of (with the
- * count), every CPU, or every filter in force. Typing narrows the list
+ * count), every CPU, every filter in force, or every stream (the buffers of
+ * the file: the top one and each instance, with their CPUs and events). Typing narrows the list
  * (comm or pid, a name, a CPU number), as fzf and htop's filter do; the
  * keys that act are the picker's own table (NS_TUI_OVERLAY_ACTIONS in
  * actions.h, [keys.picker] in config.ini), by default keys that cannot be
@@ -156,6 +157,25 @@ static int load_cpus(struct ns_tui *t)
 	return ret;
 }
 
+/* Each stream by the name its filters give it ("top", "b1"); ns: its CPUs. */
+static int load_streams(struct ns_tui *t)
+{
+	struct ns_tui_picker *p = picker_of(t);
+	int s, cpu, first, nr, ret = 0;
+
+	for (s = 0; s < ns_trace_nr_streams(t->trace) && !ret; s++) {
+		struct ns_tui_pick_item it = { .kind = NS_FILTER_STREAM, .value = s };
+
+		ns_filter_stream_name(t->trace, s, it.name, sizeof(it.name));
+		first = ns_trace_stream_first_cpu(t->trace, s, &nr);
+		it.ns = (uint64_t)nr;
+		for (cpu = first; cpu < first + nr; cpu++)
+			it.count += ns_trace_cpu_nr_events(t->trace, cpu);
+		ret = push_item(p, &it);
+	}
+	return ret;
+}
+
 static int load_filters(struct ns_tui *t)
 {
 	struct ns_tui_picker *p = picker_of(t);
@@ -249,6 +269,8 @@ void ns_tui_picker_open(struct ns_tui *t, int kind)
 		ret = load_events(t);
 	} else if (kind == NS_PICK_CPUS) {
 		ret = load_cpus(t);
+	} else if (kind == NS_PICK_STREAMS) {
+		ret = load_streams(t);
 	} else {
 		ret = load_filters(t);
 	}
@@ -291,8 +313,8 @@ static void toggle_filter(struct ns_tui *t, const struct ns_tui_pick_item *it, i
 		ns_tui_refilter(t);
 	} else {
 		ns_tui_add_filter(t, it->kind, mode, it->value,
-				  it->kind == NS_FILTER_EVENT || it->kind == NS_FILTER_SYSTEM ?
-				  it->name : NULL);
+				  it->kind == NS_FILTER_EVENT || it->kind == NS_FILTER_SYSTEM ||
+				  it->kind == NS_FILTER_STREAM ? it->name : NULL);
 	}
 }
 
@@ -331,6 +353,9 @@ void ns_tui_pick_act(struct ns_tui *t, int which)
 		ns_filter_set_hide_cpu(t->flt->fs, it->value,
 				       !ns_filter_set_cpu_hidden(t->flt->fs, it->value));
 		ns_tui_refilter(t);
+	} else if (which == NS_ACT_PICK_ENTER && p->kind == NS_PICK_STREAMS) {
+		/* few streams, and hiding one is what one wants of them */
+		toggle_filter(t, it, NS_FILTER_HIDE);
 	} else if (which == NS_ACT_PICK_ENTER || which == NS_ACT_PICK_ONLY) {
 		toggle_filter(t, it, NS_FILTER_SHOW);
 	} else if (which == NS_ACT_PICK_HIDE) {
@@ -432,6 +457,7 @@ static const char *const pick_title[] = {
 	[NS_PICK_EVENTS] = "Events",
 	[NS_PICK_CPUS] = "CPUs",
 	[NS_PICK_FILTERS] = "Filters",
+	[NS_PICK_STREAMS] = "Streams",
 };
 
 /* "<C-o>" as "^O", "<Enter>" as "Enter": the first key of @keys, short. */
@@ -549,6 +575,9 @@ static void draw(struct ns_tui *t, void *state)
 	else if (p->kind == NS_PICK_FILTERS)
 		snprintf(line, sizeof(line), "    new filters apply to the %s",
 			 ns_tui_where_name(t->flt->where));
+	else if (p->kind == NS_PICK_STREAMS)
+		snprintf(line, sizeof(line), "    %-31s %8s %10s", "STREAM (BUFFER)", "CPUS",
+			 "EVENTS");
 	else
 		snprintf(line, sizeof(line), "    %-40s %10s", p->kind == NS_PICK_CPUS ? "CPU" :
 			 "SYSTEM/EVENT", "EVENTS");
@@ -565,6 +594,9 @@ static void draw(struct ns_tui *t, void *state)
 				 ns_fmt_ts(ts, sizeof(ts), it->ns));
 		else if (p->kind == NS_PICK_FILTERS)
 			snprintf(line, sizeof(line), "    %s", it->name);
+		else if (p->kind == NS_PICK_STREAMS)
+			snprintf(line, sizeof(line), "%s %-31.31s %8llu %10llu", m, it->name,
+				 (unsigned long long)it->ns, (unsigned long long)it->count);
 		else if (it->kind == NS_FILTER_SYSTEM)
 			snprintf(line, sizeof(line), "%s %-40s %10llu", m, it->name,
 				 (unsigned long long)it->count);

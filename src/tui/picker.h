@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Private to src/tui: the pickers of tasks, events, CPUs and filters, a
+ * Private to src/tui: the pickers of tasks, events, CPUs, filters and
+ * streams, a
  * list over the panes that typing narrows (picker.c).
  */
 #ifndef NS_TUI_PICKER_H
@@ -16,13 +17,15 @@ enum ns_tui_picker_kind {
 	NS_PICK_EVENTS,
 	NS_PICK_CPUS,
 	NS_PICK_FILTERS,
+	NS_PICK_STREAMS,
 	NS_NR_PICKERS,
 };
 
 struct ns_tui_pick_item {
 	int kind;		/* enum ns_filter_kind (FILTERS: the entry's) */
-	int value;		/* pid, cpu, event type; FILTERS: the entry's index */
-	char name[160];		/* comm, "system/event", "system", "CPU3"; FILTERS: its text */
+	int value;		/* pid, cpu, event type, stream; FILTERS: the entry's index */
+	char name[160];		/* comm, "system/event", "system", "CPU3", a stream's filter
+				 * name ("top", "b1"); FILTERS: its text */
 	uint64_t count;		/* events */
 	uint64_t ns;		/* tasks: CPU time */
 };

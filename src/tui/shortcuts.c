@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The one-key filters and jumps, from the selected event: only or hide its
- * task, its event type, its CPU; add a graph row for its task; select the
+ * task, its event type, its CPU, its stream; add a graph row for its task; select the
  * next or previous event of its task, CPU or type. Each is the handler of
  * one action of actions.h; what they do to the filter set goes through
  * filtering.c like any other change, so Esc and refusals work the same.
@@ -80,6 +80,23 @@ void ns_tui_act_filter_cpu(struct ns_tui *t, int mode)
 		only(t, NS_FILTER_CPU, pos.cpu, NULL);
 	else
 		ns_tui_add_filter(t, NS_FILTER_CPU, NS_FILTER_HIDE, pos.cpu, NULL);
+}
+
+/* only-stream, hide-stream: by name, so that a session keeps it for the same buffers */
+void ns_tui_act_filter_stream(struct ns_tui *t, int mode)
+{
+	struct ns_event ev;
+	struct ns_pos pos;
+	char name[64];
+
+	if (selected(t, &pos, &ev))
+		return;
+	ns_filter_stream_name(t->trace, ns_trace_cpu_stream(t->trace, pos.cpu), name,
+			      sizeof(name));
+	if (mode == NS_FILTER_SHOW)
+		only(t, NS_FILTER_STREAM, 0, name);
+	else
+		ns_tui_add_filter(t, NS_FILTER_STREAM, NS_FILTER_HIDE, 0, name);
 }
 
 /* task-row */

@@ -285,6 +285,121 @@ static void stack_traces(void)
 	ns_trace_close(trace);
 }
 
+/* ---- streams: the buffers of a file with instances --------------------------- */
+
+/*
+ * The export of @fs against report's lines of instance.dat, kept or dropped
+ * by their "extra: " prefix (report 3.1.6 -F crashes on files with
+ * instances, so its unfiltered lines are the oracle); a lost-events line
+ * goes with the event line after it.
+ */
+static void stream_against_report(struct ns_trace *trace, const char *path, const char *what,
+				  const struct ns_filter_set *fs, const char *grep)
+{
+	char cmd[8192];
+	size_t la = 0, lb = 0;
+	char *a = export(trace, fs, &la, NULL), *b;
+
+	snprintf(cmd, sizeof(cmd), "trace-cmd report '%s' 2>/dev/null | awk '/^ *([A-Za-z0-9_.-]+: "
+		 ")?CPU:[0-9]+ \\[([0-9]+ )?EVENTS DROPPED\\]$/ { hold = $0 \"\\001\"; next } "
+		 "{ print hold $0; hold = \"\" }' | grep -a %s | tr '\\001' '\\n'", path, grep);
+	b = run(cmd, &lb);
+	if (!a || !b)
+		FAIL("instance.dat: %s: %s", what, !a ? "no export" : "trace-cmd report failed");
+	else
+		CHECK(la == lb && !memcmp(a, b, la), "instance.dat: %s: the list is report's lines "
+		      "| grep %s (%zu bytes, want %zu)", what, grep, la, lb);
+	free(a);
+	free(b);
+}
+
+static void stream_filters(void)
+{
+	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
+	char path[4096], err[256];
+	struct ns_filter_set *fs;
+	struct ns_visible *vis = NULL;
+	struct ns_trace *trace;
+	uint64_t top_events = 0, extra_events = 0;
+	int first, nr, cpu, extra, ok;
+
+	snprintf(path, sizeof(path), "%s/tests/data/instance.dat", top);
+	trace = ns_trace_open(path, err, sizeof(err));
+	if (!trace) {
+		FAIL("open instance.dat: %s", err);
+		return;
+	}
+	extra = ns_trace_stream_of_name(trace, "extra");
+	first = ns_trace_stream_first_cpu(trace, extra, &nr);
+	CHECK(extra == 1 && nr > 0, "instance.dat: the stream extra is there (slots %d..%d)", first,
+	      first + nr - 1);
+	for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++) {
+		if (ns_trace_cpu_stream(trace, cpu) == extra)
+			extra_events += ns_trace_cpu_nr_events(trace, cpu);
+		else
+			top_events += ns_trace_cpu_nr_events(trace, cpu);
+	}
+	ns_filter_stream_name(trace, 0, err, sizeof(err));
+	CHECK(!strcmp(err, "top"), "a stream filter names the top buffer 'top' (got '%s')", err);
+
+	fs = ns_filter_set_alloc();
+	add(fs, NS_FILTER_STREAM, NS_FILTER_HIDE, NS_FILTER_BOTH, 0, "extra");
+	if (have_report)
+		stream_against_report(trace, path, "hide stream extra", fs, "-v '^extra: '");
+	if (!ns_visible_build(trace, fs, &vis, err, sizeof(err))) {
+		CHECK(ns_visible_list_count(vis, ns_trace_nr_events(trace)) == top_events,
+		      "hide extra: the list shows the top buffer's %llu events",
+		      (unsigned long long)top_events);
+		ok = 1;
+		for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++) {
+			uint64_t n = ns_trace_cpu_nr_events(trace, cpu);
+			int in_extra = ns_trace_cpu_stream(trace, cpu) == extra;
+
+			ok &= ns_visible_graph_cpu(vis, cpu) == !in_extra;
+			ok &= ns_visible_graph_count(vis, cpu, 0, n) == (in_extra ? 0 : n);
+		}
+		CHECK(ok, "hide extra: the graph draws no event of extra's CPUs, all of the others");
+	} else {
+		FAIL("hide extra: %s", err);
+	}
+	ns_visible_free(vis);
+	vis = NULL;
+
+	/* the later choice wins; and a list-only entry leaves the graph alone */
+	add(fs, NS_FILTER_STREAM, NS_FILTER_SHOW, NS_FILTER_LIST, 0, "extra");
+	CHECK(ns_filter_set_nr_entries(fs) == 1, "show extra after hide extra replaces it");
+	if (have_report)
+		stream_against_report(trace, path, "show only stream extra (list)", fs,
+				      "-E '^(cpus=|extra: )'");
+	if (!ns_visible_build(trace, fs, &vis, err, sizeof(err))) {
+		CHECK(ns_visible_list_count(vis, ns_trace_nr_events(trace)) == extra_events &&
+		      !ns_visible_graph_filtered(vis),
+		      "show extra in the list: %llu events listed, the graph unfiltered",
+		      (unsigned long long)extra_events);
+	} else {
+		FAIL("show extra: %s", err);
+	}
+	ns_visible_free(vis);
+	vis = NULL;
+
+	/* with a CPU filter: both categories must keep a slot */
+	add(fs, NS_FILTER_CPU, NS_FILTER_SHOW, NS_FILTER_LIST, 0, NULL);
+	if (!ns_visible_build(trace, fs, &vis, err, sizeof(err)))
+		CHECK(ns_visible_list_count(vis, ns_trace_nr_events(trace)) == 0,
+		      "only extra and only slot 0 (the top's CPU0): nothing is listed");
+	ns_visible_free(vis);
+	vis = NULL;
+
+	ns_filter_set_clear_entries(fs);
+	add(fs, NS_FILTER_STREAM, NS_FILTER_SHOW, NS_FILTER_BOTH, 0, "nosuch");
+	if (!ns_visible_build(trace, fs, &vis, err, sizeof(err)))
+		CHECK(ns_visible_list_count(vis, ns_trace_nr_events(trace)) == 0,
+		      "only a stream the trace does not have: nothing is listed");
+	ns_visible_free(vis);
+	ns_filter_set_free(fs);
+	ns_trace_close(trace);
+}
+
 /* ---- the filter set: what sessions rely on ------------------------------------ */
 
 static void set_contract(void)
@@ -627,6 +742,7 @@ int main(void)
 			report_oracle(l.path[i]);
 	}
 	parallel_pass();
+	stream_filters();
 	if (have_report)
 		stack_traces();
 	else

@@ -501,6 +501,71 @@ static void split_cases(const char *path)
 	ns_trace_close(trace);
 }
 
+/*
+ * The stream column on a file with instances: the rows it finds are those
+ * report prints with the "extra: " prefix (or without it, for top), report's
+ * event lines counted without its header and lost-events lines.
+ */
+static void stream_cases(void)
+{
+	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
+	static const struct { int mode; const char *text, *grep; } probes[] = {
+		{ NS_SEARCH_EXACT, "extra", "" },
+		{ NS_SEARCH_REGEX, "^ex", "" },
+		{ NS_SEARCH_EXACT, "top", "-v" },
+		{ NS_SEARCH_NOT_CONTAINS, "extra", "-v" },
+	};
+	struct ns_search_spec spec = { .column = NS_SEARCH_STREAM };
+	struct rows want = { 0 }, got = { 0 };
+	char path[4096], cmd[8192], err[256];
+	struct ns_trace *trace;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/tests/data/instance.dat", top);
+	trace = ns_trace_open(path, err, sizeof(err));
+	if (!trace) {
+		FAIL("open instance.dat: %s", err);
+		return;
+	}
+	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		struct ns_search *s;
+		FILE *p;
+		uint64_t n, first = UINT64_MAX;
+
+		spec.mode = probes[i].mode;
+		snprintf(spec.text, sizeof(spec.text), "%s", probes[i].text);
+		s = ns_search_compile(&spec, err, sizeof(err));
+		snprintf(cmd, sizeof(cmd), "trace-cmd report '%s' 2>/dev/null | grep -Ev "
+			 "'^cpus=|^ *[A-Za-z0-9_.-]*:? *CPU:[0-9]+ \\[' | grep -n %s '^extra: ' | "
+			 "cut -d: -f1", path, probes[i].grep);
+		p = popen(cmd, "r");
+		want.n = 0;
+		while (p && fscanf(p, "%llu", (unsigned long long *)&n) == 1) {
+			if (n == 1)
+				first = 0;	/* row 0 itself comes last, when the search wraps */
+			else
+				push(&want, n - 1);
+		}
+		if (p)
+			pclose(p);
+		if (first == 0)
+			push(&want, 0);
+		if (!s || visit(trace, NULL, s, 0, 0, &got)) {
+			FAIL("instance.dat: stream search %s: %s", probes[i].text, s ? "failed" : err);
+		} else {
+			CHECK(want.n > 100 && same(&got, &want, 0), "instance.dat: /stream%c%s finds "
+			      "report's lines%s prefixed 'extra: ' (%zu found, %zu of report's)",
+			      "=!~"[spec.mode == NS_SEARCH_NOT_CONTAINS ? 1 :
+				    spec.mode == NS_SEARCH_REGEX ? 2 : 0], probes[i].text,
+			      probes[i].grep[0] ? " not" : "", got.n, want.n);
+		}
+		ns_search_free(s);
+	}
+	free(want.r);
+	free(got.r);
+	ns_trace_close(trace);
+}
+
 int main(void)
 {
 	struct trace_list l;
@@ -516,6 +581,7 @@ int main(void)
 	}
 	for (i = 0; i < l.n; i++)
 		check_trace(l.path[i]);
+	stream_cases();
 	split_cases(l.path[0]);
 	/* again, every search that prints split in two processes at once */
 	split_after = 0;

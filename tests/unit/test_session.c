@@ -373,6 +373,95 @@ static void search_regex(void)
 	ns_diag_free(&d);
 }
 
+/* A session's [streams] on instance.dat (top and extra), opened whole and with extra only. */
+static void streams(const char *top)
+{
+	static const char chose[] = "[streams]\nfile-buffer = top\nfile-buffer = extra\n"
+				    "buffer = extra\n";
+	static const char gone[] = "[streams]\nfile-buffer = top\nfile-buffer = extra\n"
+				   "file-buffer = gone\nbuffer = top\nbuffer = extra\n"
+				   "[filters]\nstream = hide both gone\nstream = show list extra\n";
+	static const char bad[] = "[streams]\nbuffers = top\n";
+	static const char *const only_extra[] = { "extra" };
+	struct ns_trace_open_opts opts = { .buffers = only_extra, .nr_buffers = 1 };
+	struct ns_trace *whole, *extra;
+	struct ns_filter_set *fs = ns_filter_set_alloc();
+	struct ns_filter_entry e;
+	const char *names[8];
+	char path[4096], err[256], *text;
+	struct ns_session s, r;
+	struct ns_diag d;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/tests/data/instance.dat", top);
+	whole = ns_trace_open(path, err, sizeof(err));
+	extra = ns_trace_open_async_opts(path, &opts, err, sizeof(err));
+	if (!whole || !extra || ns_trace_wait(extra, err, sizeof(err))) {
+		FAIL("open instance.dat: %s", err);
+		goto out;
+	}
+	CHECK(ns_trace_file_nr_buffers(extra) == 2 && ns_trace_nr_streams(extra) == 1,
+	      "instance.dat with --buffer extra: the file has 2 buffers, 1 is read");
+
+	ns_diag_init(&d);
+	ns_session_init(&s);
+	ns_session_parse(&s, "chose.ini", chose, strlen(chose), &d);
+	n = ns_session_buffer_choice(&s, whole, "chose.ini", &d, names, 8);
+	CHECK(n == 1 && !strcmp(names[0], "extra") && d.nr == 1 &&
+	      strstr(d.msg[0], "read the buffers extra only"),
+	      "streams: a session that read extra only brings that choice back to the whole "
+	      "file, and says so (%s)", d.nr ? d.msg[0] : "no message");
+	ns_diag_free(&d);
+	ns_diag_init(&d);
+	n = ns_session_buffer_choice(&s, extra, "chose.ini", &d, names, 8);
+	CHECK(n == 0 && d.nr == 0, "streams: nothing to do when the trace reads that choice");
+	text = text_of(&s);
+	ns_session_init(&r);
+	ns_session_parse(&r, "again", text, strlen(text), &d);
+	CHECK(text && strstr(text, "[streams]\nfile-buffer = top\nfile-buffer = extra\n"
+			     "buffer = extra\n") && r.nr_buffers == 1 && r.nr_file_buffers == 2 &&
+	      !d.nr, "streams: written and read back");
+	free(text);
+	ns_session_free(&r);
+	ns_session_free(&s);
+
+	ns_session_init(&s);
+	ns_session_parse(&s, "gone.ini", gone, strlen(gone), &d);
+	n = ns_session_buffer_choice(&s, whole, "gone.ini", &d, names, 8);
+	CHECK(n == 0 && d.nr == 1 && strstr(d.msg[0], "the trace's buffers changed since the "
+					   "session: it had top, extra, gone; it has top, extra"),
+	      "streams: a file whose buffers changed is said so (%s)",
+	      d.nr ? d.msg[0] : "no message");
+	ns_diag_free(&d);
+	ns_diag_init(&d);
+	ns_session_restore_filters(&s, fs, whole, "gone.ini", &d);
+	CHECK(d.nr == 1 && strstr(d.msg[0], "this trace has no buffer gone (read: top, extra)") &&
+	      ns_filter_set_nr_entries(fs) == 1 && !ns_filter_set_entry(fs, 0, &e) &&
+	      e.kind == NS_FILTER_STREAM && !strcmp(e.name, "extra") && e.where == NS_FILTER_LIST,
+	      "streams: a stream filter of a buffer the file lacks is dropped and said (%s); "
+	      "the other is restored", d.nr ? d.msg[0] : "no message");
+	ns_diag_free(&d);
+	ns_diag_init(&d);
+	ns_filter_set_clear_entries(fs);
+	ns_session_restore_filters(&s, fs, extra, "gone.ini", &d);
+	CHECK(ns_filter_set_nr_entries(fs) == 1 && d.nr == 1 &&
+	      strstr(d.msg[0], "(read: extra)"), "streams: with --buffer extra, the filter of "
+	      "extra stays (%s)", d.nr ? d.msg[0] : "no message");
+	ns_session_free(&s);
+	ns_diag_free(&d);
+	ns_diag_init(&d);
+	ns_session_init(&s);
+	ns_session_parse(&s, "bad.ini", bad, strlen(bad), &d);
+	CHECK(d.nr == 1 && strstr(d.msg[0], "unknown name 'buffers' in [streams]"),
+	      "streams: an unknown name is reported (%s)", d.nr ? d.msg[0] : "no message");
+	ns_session_free(&s);
+	ns_diag_free(&d);
+out:
+	ns_filter_set_free(fs);
+	ns_trace_close(whole);
+	ns_trace_close(extra);
+}
+
 int main(void)
 {
 	const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
@@ -389,6 +478,7 @@ int main(void)
 	search_regex();
 	filter_files(t);
 	paths();
+	streams(top);
 	ns_trace_close(t);
 	return check_failures ? 1 : 0;
 }
