@@ -212,7 +212,14 @@ else
 	fail "the command field did not empty"
 fi
 screen_keys C-r
-if screen_wait 'nurseshark: record: [0-9.]+ s, [0-9]+ events'; then
+# the progress line of this recording: the one below its "recording into b.dat"
+# (the last recording's end line is still on the terminal above)
+b_progress() {
+	awk '/recording into b.dat/ { on = 1; next }
+	     on && /nurseshark: record: [0-9.]+ s, [0-9]+ events/ { ok = 1 }
+	     END { exit !ok }' <<<"$SCREEN_LAST"
+}
+if screen_wait_for b_progress; then
 	pass "recording with no command: the progress line"
 else
 	fail "no progress line"
