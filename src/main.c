@@ -14,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -807,6 +810,183 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 	return status;
 }
 
+/*
+ * The viewer's Record screen (src/tui/record_screen.c) reaches the kernel
+ * through src/record by these. When it starts a recording, the viewer
+ * quits (its session saved, the terminal given back) and main() runs
+ * `nurseshark record` in a child on the terminal, with its progress line
+ * and Ctrl-C to stop, then replaces itself with the viewer on the new
+ * file; live the same, then the viewer on the trace it was showing.
+ */
+enum { REC_NONE, REC_RECORD, REC_LIVE };
+
+struct record_request {
+	struct ns_record_settings settings;
+	char *path;		/* record.ini, where the settings are kept; NULL: not kept */
+	char save_error[512];	/* why they were not kept */
+	int start;		/* REC_* */
+	char **argv;		/* main()'s, as given: the way back to this viewer */
+};
+
+static struct record_request record_rq;
+
+static char **rec_systems(void *arg, char *err, size_t err_len)
+{
+	if (ns_record_check(NULL, err, err_len))
+		return NULL;
+	return ns_record_event_systems(err, err_len);
+}
+
+static char **rec_events(void *arg, const char *system)
+{
+	return ns_record_system_events(system);
+}
+
+static char **rec_clocks(void *arg, char **current)
+{
+	return ns_record_clocks(current);
+}
+
+static void rec_free_list(void *arg, char **list)
+{
+	ns_record_list_free(list);
+}
+
+static int rec_check(void *arg, const char *output, char *err, size_t err_len)
+{
+	return ns_record_check(output, err, err_len);
+}
+
+static void rec_remember(void *arg)
+{
+	struct record_request *rq = arg;
+
+	if (rq->path && ns_record_settings_save(&rq->settings, rq->path, rq->save_error,
+						 sizeof(rq->save_error)) == 0)
+		rq->save_error[0] = '\0';
+}
+
+static void rec_start(void *arg, int live)
+{
+	((struct record_request *)arg)->start = live ? REC_LIVE : REC_RECORD;
+}
+
+static const struct ns_tui_recorder recorder = {
+	.systems = rec_systems, .events = rec_events, .clocks = rec_clocks,
+	.free_list = rec_free_list, .check = rec_check, .settings = &record_rq.settings,
+	.remember = rec_remember, .start = rec_start, .arg = &record_rq,
+};
+
+/* The settings remembered, if any (their problems go to @d). */
+static void record_settings_load(struct record_request *rq, struct ns_diag *d)
+{
+	char err[256];
+
+	ns_record_settings_init(&rq->settings);
+	rq->path = ns_record_settings_path(err, sizeof(err));
+	if (rq->path && !access(rq->path, F_OK))
+		ns_record_settings_read(&rq->settings, rq->path, d);
+}
+
+/* Run /proc/self/exe with @argv on the terminal; its exit status (1 when it could not run). */
+static int run_child(char **argv)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	posix_spawnattr_t attr;
+	sigset_t dfl;
+	int status = 0, ret;
+	pid_t pid;
+
+	/* Ctrl-C is the child's: it stops the recording, and we wait for it to finish */
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGQUIT);
+	ret = posix_spawnattr_init(&attr);
+	if (!ret)
+		ret = posix_spawnattr_setsigdefault(&attr, &dfl);
+	if (!ret)
+		ret = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	if (!ret)
+		ret = posix_spawn(&pid, "/proc/self/exe", NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	if (ret) {
+		fprintf(stderr, "nurseshark: cannot start %s: %s\n", argv[1], strerror(ret));
+		status = 1;
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	return status;
+}
+
+/* The Record screen's start, once the viewer has quit. Returns only on an error. */
+static int run_record_request(struct record_request *rq)
+{
+	struct ns_record_settings *s = &rq->settings;
+	char events[sizeof(s->events)], kb[32], duration[32], *save = NULL, *w;
+	char *argv[sizeof(events) + 16];	/* a word of events is 2 bytes at least */
+	int n = 0, status;
+
+	snprintf(events, sizeof(events), "%s", s->events);
+	argv[n++] = "nurseshark";
+	argv[n++] = rq->start == REC_LIVE ? "live" : "record";
+	for (w = strtok_r(events, " \t", &save); w && n < (int)(sizeof(argv) / sizeof(argv[0])) - 16;
+	     w = strtok_r(NULL, " \t", &save)) {
+		argv[n++] = "-e";
+		argv[n++] = w;
+	}
+	if (s->buffer_kb > 0) {
+		snprintf(kb, sizeof(kb), "%ld", s->buffer_kb);
+		argv[n++] = "-b";
+		argv[n++] = kb;
+	}
+	if (s->clock[0]) {
+		argv[n++] = "-C";
+		argv[n++] = s->clock;
+	}
+	if (rq->start == REC_RECORD) {
+		argv[n++] = "--no-view";
+		argv[n++] = "-o";
+		argv[n++] = s->output;
+		if (s->duration > 0) {
+			snprintf(duration, sizeof(duration), "%g", s->duration);
+			argv[n++] = "--duration";
+			argv[n++] = duration;
+		}
+		fprintf(stderr, "nurseshark: recording into %s; Ctrl-C stops, then the viewer "
+			"opens it\n", s->output);
+	}
+	if (s->command[0]) {
+		argv[n++] = "--";
+		argv[n++] = "sh";
+		argv[n++] = "-c";
+		argv[n++] = s->command;
+	}
+	argv[n] = NULL;
+	status = run_child(argv);
+	if (rq->start == REC_RECORD && !status) {
+		execl("/proc/self/exe", "nurseshark", "--", s->output, (char *)NULL);
+		fprintf(stderr, "nurseshark: cannot start the viewer: %s\n", strerror(errno));
+		return 1;
+	}
+	if (status && isatty(STDIN_FILENO)) {
+		int c;
+
+		fprintf(stderr, "nurseshark: %s failed (above); Enter goes back to the viewer\n",
+			argv[1]);
+		while ((c = getchar()) != EOF && c != '\n')
+			;
+	}
+	execv("/proc/self/exe", rq->argv);
+	fprintf(stderr, "nurseshark: cannot start the viewer again: %s\n", strerror(errno));
+	return 1;
+}
+
 /* The viewer, --snapshot or --export, with what main() set up: 0 or a negative errno. */
 static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trace *trace,
 		struct ns_filter_set *filters, char *err, size_t err_len)
@@ -824,6 +1004,10 @@ static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trac
 	if (files->auto_path) {
 		setup.at_exit = ns_files_at_exit;
 		setup.at_exit_arg = files;
+	}
+	if (cl->interactive) {
+		record_settings_load(&record_rq, &files->problems);
+		setup.recorder = &recorder;
 	}
 	if (cl->export)
 		return export_shown(trace, filters, err, err_len);
@@ -1045,6 +1229,10 @@ int main(int argc, char **argv)
 	if (ns_sched_summary_wanted(argc, argv))	/* reads its own options */
 		return ns_sched_summary_main(argc, argv);
 	argv[0] = "nurseshark";	/* getopt's messages name the program, not its path */
+	/* the way back to this viewer after the Record screen's live (getopt permutes argv) */
+	record_rq.argv = calloc((size_t)argc + 1, sizeof(char *));
+	if (record_rq.argv)
+		memcpy(record_rq.argv, argv, sizeof(char *) * (size_t)argc);
 	ns_filter_args_init(&cl.fargs);
 	status = parse_cmdline(argc, argv, &cl);
 	if (status != GO_ON)
@@ -1120,5 +1308,12 @@ out:
 	ns_trace_close(trace);
 	if (have_files)
 		ns_files_free(&files);
+	if (record_rq.save_error[0])
+		fprintf(stderr, "nurseshark: warning: the Record screen's settings were not kept: "
+			"%s\n", record_rq.save_error);
+	if (status == 0 && record_rq.start && record_rq.argv)
+		status = run_record_request(&record_rq);
+	free(record_rq.argv);
+	free(record_rq.path);
 	return status;
 }

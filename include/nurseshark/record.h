@@ -80,4 +80,26 @@ int ns_record_live_write(struct ns_record_live *live, int fd, bool quick, char *
 /* A directory of live's own for snapshot files; removed after @ui->run returns. */
 const char *ns_record_live_dir(const struct ns_record_live *live);
 
+/* ---- what the Record screen of the viewer asks (events.c, record.c) ---- */
+
+/*
+ * The kernel's event systems that have events to enable, sorted (a
+ * tracefs list: ns_record_list_free()), or NULL with @err set.
+ */
+char **ns_record_event_systems(char *err, size_t errlen);
+/* The events of @system that can be enabled, sorted; NULL when none. */
+char **ns_record_system_events(const char *system);
+/* The clocks of trace_clock, *@current set to the one in use (malloc'd); or NULL. */
+char **ns_record_clocks(char **current);
+void ns_record_list_free(char **list);
+
+/**
+ * ns_record_check - what `nurseshark record -o OUTPUT` checks before recording
+ * @output: the file to write (NULL: only tracefs)
+ *
+ * tracefs is there and writable (root), and @output is absent or a trace.dat.
+ * Returns 0, or -1 with the one-line reason in @err.
+ */
+int ns_record_check(const char *output, char *err, size_t errlen);
+
 #endif /* NS_RECORD_H */

@@ -65,6 +65,7 @@ void ns_diag_move(struct ns_diag *to, struct ns_diag *from);
  */
 #define NS_SESSION_MARK	"; nurseshark session:"
 #define NS_FILTERS_MARK	"; nurseshark filters:"
+#define NS_RECORD_MARK	"; nurseshark record:"	/* the Record screen's settings */
 
 /*
  * The system calls of a save, replaceable so that tests can fail any one of
@@ -96,6 +97,7 @@ enum ns_savefile_kind {
 	NS_SAVEFILE_NOT_OURS,
 	NS_SAVEFILE_SESSION,
 	NS_SAVEFILE_FILTERS,
+	NS_SAVEFILE_RECORD,	/* the Record screen's settings (NS_RECORD_MARK) */
 };
 
 /**
@@ -132,6 +134,28 @@ int ns_savefile_write(const char *path, const void *data, size_t len, const stru
  * writes to. Returns how many, or a negative errno.
  */
 int ns_savefile_clean(const char *dir);
+
+/* ---- the Record screen's settings (record_settings.c) ---------------------- */
+
+/* What the viewer's Record screen records, remembered for next time. */
+struct ns_record_settings {
+	char events[2048];	/* -e arguments, blank-separated ("sched:sched_switch irq") */
+	long buffer_kb;		/* per CPU; 0: leave it as it is */
+	char clock[64];		/* "": leave it as it is */
+	char command[1024];	/* run under sh -c while recording; "": none */
+	double duration;	/* seconds; 0: until the command ends or Ctrl-C */
+	char output[1024];	/* the trace.dat to write */
+};
+
+/* The defaults: sched and irq, trace.dat, nothing else. */
+void ns_record_settings_init(struct ns_record_settings *s);
+/* $XDG_STATE_HOME/nurseshark/record.ini, malloc'd; NULL with @err set. */
+char *ns_record_settings_path(char *err, size_t err_len);
+/* Read @path over @s; 0, or a negative errno (in @d) when it cannot be read. */
+int ns_record_settings_read(struct ns_record_settings *s, const char *path, struct ns_diag *d);
+/* Save @s as @path (its directory created), by ns_savefile_write()'s rules. */
+int ns_record_settings_save(const struct ns_record_settings *s, const char *path, char *err,
+			    size_t err_len);
 
 /* ---- where the files are -------------------------------------------------- */
 
@@ -380,6 +404,7 @@ enum ns_config_scope {
 	NS_CONFIG_KEYS_PICKER,	/* [keys.picker] */
 	NS_CONFIG_KEYS_HELP,	/* [keys.help] */
 	NS_CONFIG_KEYS_STATS,	/* [keys.stats] */
+	NS_CONFIG_KEYS_RECORD,	/* [keys.record] */
 	NS_CONFIG_NR_SCOPES,
 };
 

@@ -34,6 +34,31 @@ struct ns_tui_live {
 	void *arg;
 };
 
+struct ns_record_settings;
+
+/*
+ * The Record screen's way to the running kernel (main.c makes it from
+ * src/record, which the front end does not include). Lists are tracefs
+ * lists, given back through free_list.
+ */
+struct ns_tui_recorder {
+	/* the event systems that have events to enable, or NULL with @err set */
+	char **(*systems)(void *arg, char *err, size_t err_len);
+	char **(*events)(void *arg, const char *system);
+	/* the clocks of trace_clock; *@current the one in use (malloc'd) */
+	char **(*clocks)(void *arg, char **current);
+	void (*free_list)(void *arg, char **list);
+	/* what nurseshark record checks first (tracefs, root, @output): 0 or -1 */
+	int (*check)(void *arg, const char *output, char *err, size_t err_len);
+	/* the settings offered, remembered for next time: the screen writes them back */
+	struct ns_record_settings *settings;
+	/* the settings changed: keep them */
+	void (*remember)(void *arg);
+	/* record (@live 0) or watch live (1) with the settings once the viewer has quit */
+	void (*start)(void *arg, int live);
+	void *arg;
+};
+
 /*
  * What main.c hands the front end besides the trace, for either entry
  * point below; a zeroed struct (or NULL) gives the defaults.
@@ -55,6 +80,8 @@ struct ns_tui_setup {
 	void *at_exit_arg;
 	/* nurseshark live: the trace grows (NULL: a file) */
 	const struct ns_tui_live *live;
+	/* the Record screen (NULL: it says recording is not offered here) */
+	const struct ns_tui_recorder *recorder;
 };
 
 /* ns_tui_run() and ns_tui_snapshot() with a setup (NULL: the defaults). */

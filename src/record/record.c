@@ -307,24 +307,33 @@ static bool is_trace_dat(const char *path)
 	return ok;
 }
 
-/* Checks the output and creates the temp trace.dat beside it. */
-static int open_output(struct record *r, char *err, size_t errlen)
+/* May @output be written: absent, or a trace.dat? 0, or -1 with @err set. */
+static int check_output(const char *output, char *err, size_t errlen)
 {
 	struct stat st;
-	char *copy, *dcopy = NULL, *dir, *base;
-	mode_t mask;
 
-	if (!lstat(r->output, &st) || errno != ENOENT) {
-		if (!stat(r->output, &st) && S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s is a directory", r->output);
+	if (!lstat(output, &st) || errno != ENOENT) {
+		if (!stat(output, &st) && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s is a directory", output);
 			return -1;
 		}
-		if (!is_trace_dat(r->output) && !(stat(r->output, &st) && errno == ENOENT)) {
+		if (!is_trace_dat(output) && !(stat(output, &st) && errno == ENOENT)) {
 			snprintf(err, errlen, "%s exists and is not a trace.dat: not replacing it",
-				 r->output);
+				 output);
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* Checks the output and creates the temp trace.dat beside it. */
+static int open_output(struct record *r, char *err, size_t errlen)
+{
+	char *copy, *dcopy = NULL, *dir, *base;
+	mode_t mask;
+
+	if (check_output(r->output, err, errlen))
+		return -1;
 	copy = strdup(r->output);
 	dcopy = strdup(r->output);
 	if (!copy || !dcopy)
@@ -380,6 +389,13 @@ static int check_tracefs(char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int ns_record_check(const char *output, char *err, size_t errlen)
+{
+	if (check_tracefs(err, errlen))
+		return -1;
+	return output ? check_output(output, err, errlen) : 0;
 }
 
 /* Finds or creates each named instance. */

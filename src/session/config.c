@@ -47,6 +47,7 @@ static const char *const colour_modes[] = { "never", "auto" };
 
 static const char *const scope_sections[NS_CONFIG_NR_SCOPES] = {
 	"keys", "keys.list", "keys.graph", "keys.picker", "keys.help", "keys.stats",
+	"keys.record",
 };
 
 const char *ns_config_colour_name(int colour)
@@ -411,7 +412,7 @@ static void config_entry(struct ns_ini *ini, void *user, const char *section, co
 		if (r->section == SEC_UNKNOWN)
 			ns_ini_error(ini, "unknown section [%s]; its entries are skipped (display, "
 				     "session, keys, keys.list, keys.graph, keys.picker, keys.help, "
-				     "keys.stats, "
+				     "keys.stats, keys.record, "
 				     "colours)", section);
 		return;
 	}

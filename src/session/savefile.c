@@ -154,7 +154,8 @@ static int starts(const char *data, size_t len, const char *mark)
 /* The first line that every version of the writers put in a session or filter file. */
 static int has_mark(const char *data, size_t len)
 {
-	return starts(data, len, NS_SESSION_MARK) || starts(data, len, NS_FILTERS_MARK);
+	return starts(data, len, NS_SESSION_MARK) || starts(data, len, NS_FILTERS_MARK) ||
+	       starts(data, len, NS_RECORD_MARK);
 }
 
 int ns_savefile_kind(const char *data, size_t len)
@@ -166,6 +167,8 @@ int ns_savefile_kind(const char *data, size_t len)
 		return NS_SAVEFILE_SESSION;
 	if (starts(data, len, NS_FILTERS_MARK))
 		return NS_SAVEFILE_FILTERS;
+	if (starts(data, len, NS_RECORD_MARK))
+		return NS_SAVEFILE_RECORD;
 	/* no first line of ours (written by hand, or edited): INI of our sections alone */
 	if (len > NS_INI_MAX_FILE || memchr(data, '\0', len))
 		return NS_SAVEFILE_NOT_OURS;
@@ -198,6 +201,8 @@ int ns_savefile_kind(const char *data, size_t len)
 
 static const char *kind_name(int kind)
 {
+	if (kind == NS_SAVEFILE_RECORD)
+		return "the Record screen's settings";
 	return kind == NS_SAVEFILE_FILTERS ? "a nurseshark filter file" : "a nurseshark session";
 }
 

@@ -255,7 +255,11 @@
 	ACTION(EVENT_DETAIL, "event-detail", "i", "<Enter>", "", "",			\
 	       "The selected event in detail: report's whole line, the latency flags in " \
 	       "words, its buffer, page and CPU, every field raw and as printed",	\
-	       ns_tui_detail_open, 0)
+	       ns_tui_detail_open, 0)							\
+	ACTION(RECORD, "record", "<C-r>", "", "", "",					\
+	       "Record screen: record the running kernel's events (or watch them live) " \
+	       "and open the new trace",						\
+	       ns_tui_record_open, 0)
 
 /*
  * The overlays' own actions, bound in their own scope ([keys.picker],
@@ -264,7 +268,7 @@
  * into a picker's narrowing text; any other key closes the help.
  *
  * OVERLAY(id, name, scope, keys, legend, help, handler, arg)
- *   scope  PICKER, HELP or STATS
+ *   scope  PICKER, HELP, STATS or RECORD
  *   legend the picker's bottom line: a label for each picker, by
  *          enum ns_tui_picker_kind (tasks,events,cpus,filters,streams); an empty
  *          label leaves the key out of that picker's line
@@ -351,7 +355,42 @@
 	OVERLAY(STATS_ROW, "stats-row", STATS, "R", "row",				\
 		"Tasks: add (or remove) the task's graph row", ns_tui_stats_row, 0)	\
 	OVERLAY(STATS_CLOSE, "stats-close", STATS, "<Esc> q S", "close",		\
-		"Close the statistics", ns_tui_stats_close, 0)
+		"Close the statistics", ns_tui_stats_close, 0)				\
+	OVERLAY(REC_UP, "record-up", RECORD, "<Up>", "",				\
+		"The event above; in the fields below the list, the field above",	\
+		ns_tui_rec_move, -1)							\
+	OVERLAY(REC_DOWN, "record-down", RECORD, "<Down>", "",				\
+		"The event below; in the fields, the field below", ns_tui_rec_move, 1)	\
+	OVERLAY(REC_PAGE_UP, "record-page-up", RECORD, "<PageUp>", "",			\
+		"Up by a page of events", ns_tui_rec_page, -1)				\
+	OVERLAY(REC_PAGE_DOWN, "record-page-down", RECORD, "<PageDown>", "",		\
+		"Down by a page of events", ns_tui_rec_page, 1)				\
+	OVERLAY(REC_TOGGLE, "record-toggle", RECORD, "<Space>", "tick",		\
+		"Tick or untick the event, or a whole system on its row; on the clock, " \
+		"the next clock", ns_tui_rec_toggle, 0)					\
+	OVERLAY(REC_NONE, "record-none", RECORD, "<C-x>", "none",			\
+		"Untick every event", ns_tui_rec_none, 0)				\
+	OVERLAY(REC_FIND, "record-find", RECORD, "/", "find",				\
+		"Find events: a new text (what is typed in the list narrows it to the "	\
+		"events whose SYSTEM:EVENT holds it)", ns_tui_rec_find, 0)		\
+	OVERLAY(REC_ERASE, "record-erase", RECORD, "<BS>", "",				\
+		"Take the last character off the find text or the field",		\
+		ns_tui_rec_erase, 0)							\
+	OVERLAY(REC_FIELD, "record-field", RECORD, "<Tab> <Enter>", "field",		\
+		"The next field: the events, buffer size, clock, command, duration, "	\
+		"output", ns_tui_rec_field, 1)						\
+	OVERLAY(REC_FIELD_BACK, "record-field-back", RECORD, "<S-Tab>", "",		\
+		"The previous field", ns_tui_rec_field, -1)				\
+	OVERLAY(REC_START, "record-start", RECORD, "<C-r>", "record",			\
+		"Record: the viewer gives the terminal to nurseshark record (its "	\
+		"progress line; Ctrl-C stops it), then opens the new trace",		\
+		ns_tui_rec_start, 0)							\
+	OVERLAY(REC_LIVE, "record-live", RECORD, "<C-l>", "live",			\
+		"Watch the ticked events live (nurseshark live); q there comes back "	\
+		"to this trace", ns_tui_rec_start, 1)					\
+	OVERLAY(REC_CLOSE, "record-close", RECORD, "<Esc>", "close",			\
+		"Close the Record screen (its settings are kept for next time)",	\
+		ns_tui_rec_close, 0)
 
 enum ns_tui_action {
 	NS_ACT_NONE = -1,

@@ -298,6 +298,12 @@ static void cmd_stats(struct ns_tui *t, char *rest, int unused)
 	ns_tui_stats_open(t, 0);
 }
 
+/* record: the Record screen */
+static void cmd_record(struct ns_tui *t, char *rest, int unused)
+{
+	ns_tui_record_open(t, 0);
+}
+
 static void cmd_clear(struct ns_tui *t, char *rest, int unused)
 {
 	ns_tui_clear_filters(t);
@@ -376,6 +382,8 @@ const struct ns_tui_command ns_tui_commands[] = {
 	  NS_PICK_FILTERS },
 	{ "stats", NULL, "", "Statistics over the A-B range or the window (as S)", cmd_stats,
 	  0 },
+	{ "record", NULL, "", "The Record screen: record the running kernel (or watch it "
+	  "live) and open the new trace (as Ctrl-R)", cmd_record, 0 },
 	{ "clear", "nofilter", "", "Clear every filter", cmd_clear, 0 },
 	{ "where", NULL, "graph|list|both", "Where new filters apply", cmd_where, 0 },
 	{ "save-session", NULL, "[FILE]", "Save the session (view, markers, filters, panes) "

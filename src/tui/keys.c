@@ -32,6 +32,8 @@ const char *const ns_tui_scope_title[NS_NR_SCOPES] = {
 	[NS_SCOPE_PICKER] = "In the pickers (other keys type into the text that narrows the list)",
 	[NS_SCOPE_HELP] = "In this help (any other key closes it)",
 	[NS_SCOPE_STATS] = "In the statistics (S; other keys do nothing)",
+	[NS_SCOPE_RECORD] = "In the Record screen (:record, ^R; other keys type into the field "
+			    "or the find text)",
 };
 
 static const struct {

@@ -153,6 +153,7 @@ enum ns_tui_scope {
 	NS_SCOPE_PICKER,	/* the overlays' own: no "any" keys fall through to them */
 	NS_SCOPE_HELP,
 	NS_SCOPE_STATS,		/* the statistics overlay (stats.c) */
+	NS_SCOPE_RECORD,	/* the Record screen (record_screen.c) */
 	NS_NR_SCOPES,
 };
 

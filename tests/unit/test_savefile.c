@@ -408,6 +408,54 @@ static void rules(const char *top)
 	CHECK(!system(p), "cleaned up %s", dir);
 }
 
+/* The Record screen's settings: written as ours, read back the same, never over a file not ours. */
+static void record_settings(const char *dir)
+{
+	struct ns_record_settings s, back;
+	char path[256], err[256];
+	struct ns_diag d;
+	const char *text;
+	int ret;
+
+	ns_record_settings_init(&s);
+	snprintf(s.events, sizeof(s.events), "sched:sched_switch irq all");
+	s.buffer_kb = 4096;
+	snprintf(s.clock, sizeof(s.clock), "mono");
+	snprintf(s.command, sizeof(s.command), "echo \"a;b\" > /tmp/x # not a comment\\");
+	s.duration = 2.5;
+	snprintf(s.output, sizeof(s.output), "out dir/t.dat");
+	snprintf(path, sizeof(path), "%s/rec/nurseshark/record.ini", dir);
+	ret = ns_record_settings_save(&s, path, err, sizeof(err));
+	text = slurp(path);
+	CHECK(!ret && text && kind_of(text) == NS_SAVEFILE_RECORD,
+	      "the Record screen's settings are saved (their directory made) as a file of ours: %s",
+	      ret ? err : "");
+	ns_diag_init(&d);
+	ns_record_settings_init(&back);
+	ret = ns_record_settings_read(&back, path, &d);
+	CHECK(!ret && !ns_diag_count(&d) && !strcmp(back.events, s.events) &&
+	      back.buffer_kb == 4096 && !strcmp(back.clock, "mono") &&
+	      !strcmp(back.command, s.command) && back.duration == 2.5 &&
+	      !strcmp(back.output, s.output), "they read back the same ('%s', '%s')",
+	      back.command, back.output);
+	ns_diag_free(&d);
+	ret = ns_record_settings_save(&s, path, err, sizeof(err));
+	CHECK(!ret, "saved again over its own file: %s", ret ? err : "");
+	snprintf(path, sizeof(path), "%s/rec/nurseshark/notes.txt", dir);
+	write_file(path, "mine\n");
+	ret = ns_record_settings_save(&s, path, err, sizeof(err));
+	CHECK(ret == -EPERM && same(path, "mine\n"), "never over a file not ours (%d: %s)", ret,
+	      err);
+	/* the directory as it was, for the checks that count its files */
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/rec/nurseshark/record.ini", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/rec/nurseshark", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/rec", dir);
+	rmdir(path);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/ns-savefile-XXXXXX", path[256], link[256], err[256], *now;
@@ -425,6 +473,7 @@ int main(void)
 		return 1;
 	}
 	rules(dir);
+	record_settings(dir);
 	snprintf(path, sizeof(path), "%s/session.ini", dir);
 	memset(big, 'x', sizeof(big) - 2);
 	big[sizeof(big) - 2] = '\n';
