@@ -13,44 +13,14 @@
 # stopped by Ctrl-C; live from the screen shows the running kernel and q
 # comes back to the viewer. After each, the tracing state is as it was.
 # Needs root and tracefs; SKIPs with the reason without them. Run it under
-# `flock /tmp/ns-tracing.lock`: the tracing state is the machine's.
+# `flock -o /tmp/ns-tracing.lock` by hand: the tracing state is the machine's.
 set -u
 . "$(dirname "$0")/lib/common.sh"
 ns_test_begin recordscreen tmux
 
-T=/sys/kernel/tracing
 SCREEN_TIMEOUT=30	# bounds each wait on a busy 2-CPU machine; none is a sleep
-if [ "$(id -u)" != 0 ]; then
-	skip "recording needs root"
-	exit 0
-fi
-if [ ! -w $T/tracing_on ]; then
-	skip "no tracefs at $T"
-	exit 0
-fi
-if ! command -v trace-cmd >/dev/null; then
-	skip "trace-cmd (the oracle) is not installed"
-	exit 0
-fi
-
-state() {
-	local f
-	for f in tracing_on buffer_size_kb trace_clock current_tracer set_event \
-		per_cpu/cpu*/buffer_size_kb; do
-		echo "$f: $(cat "$T/$f" 2>&1)"
-	done
-	echo "instances: $(ls "$T/instances")"
-}
-before=$(state)
-same_state() {
-	local now
-	now=$(state)
-	if [ "$now" = "$before" ]; then
-		pass "$1: the tracing state is as it was"
-	else
-		fail "$1: the tracing state changed: $(diff <(echo "$before") <(echo "$now") | tr '\n' ' ')"
-	fi
-}
+. "$top/tests/lib/tracing.sh"
+tracing_require || exit 0
 
 mark=recscreen-$$
 w=$tmp/work
@@ -138,7 +108,7 @@ if screen_wait_for new_trace 60; then
 else
 	fail "after Ctrl-R: no new trace in the viewer"
 fi
-same_state "after recording from the screen"
+tracing_same_state "after recording from the screen"
 trace-cmd report "$w/trace.dat" >"$tmp/report" 2>"$tmp/rerr" ||
 	fail "trace-cmd report fails: $(head -c 300 "$tmp/rerr")"
 nrep=$(($(wc -l <"$tmp/report") - 1))
@@ -199,7 +169,7 @@ if screen_wait 'notes.txt exists and is not a trace.dat: not replacing it' &&
 else
 	fail "notes.txt as the output was not refused"
 fi
-same_state "after a refused start"
+tracing_same_state "after a refused start"
 
 # No command, no duration: Ctrl-C stops the recording, and b.dat opens.
 erase 9
@@ -233,7 +203,7 @@ if screen_wait_for b_trace 60; then
 else
 	fail "after Ctrl-C: no b.dat in the viewer"
 fi
-same_state "after Ctrl-C"
+tracing_same_state "after Ctrl-C"
 if trace-cmd report "$w/b.dat" >"$tmp/breport" 2>/dev/null &&
 	grep -q ' sched_switch: ' "$tmp/breport"; then
 	pass "trace-cmd report reads b.dat: sched_switch events"
@@ -255,7 +225,7 @@ if screen_wait_for b_trace && screen_wait_not '(FOLLOW|LIVE) [0-9.M]+ ev'; then
 else
 	fail "after live: not back in the viewer"
 fi
-same_state "after live"
+tracing_same_state "after live"
 screen_keys q
 pane_done() { [ -s "$tmp/rc" ]; }
 if screen_wait_for pane_done && [ "$(cat "$tmp/rc")" = rc=0 ]; then
