@@ -149,3 +149,21 @@ if screen_wait '\(indexing\)'; then
 else
 	fail "the loading screen did not come for the damaged copy"
 fi
+
+# a path longer than the terminal: it gives way from its start, "(indexing)" stays
+long=$tmp/a-directory-whose-name-is-long-enough-to-push-the-title-past-eighty-columns
+mkdir -p "$long"
+cp "$sample" "$long/sample.dat"
+rm -f "$hold"
+screen_start 80 24 "sh -c 'env LC_ALL=C $bin --test-hold-index $hold --no-session \
+$long/sample.dat; echo EXITED rc=\$?; exec cat'"
+if screen_wait '\(indexing\)' &&
+	grep -q '^ nurseshark  \.\.\..*-eighty-columns/sample\.dat  (indexing)' <<<"$SCREEN_LAST"; then
+	pass "a long path is cut from its start in the loading title, (indexing) shows"
+else
+	fail "a long path in the loading title"
+fi
+touch "$hold"
+screen_wait 'of 91631'
+screen_keys q
+screen_wait 'EXITED rc=0'

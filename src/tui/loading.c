@@ -146,7 +146,19 @@ void ns_tui_loading_draw(struct ns_tui_loading *l)
 	bool loading = ns_trace_loading(l->trace, &p);
 
 	erase();
-	snprintf(line, sizeof(line), " nurseshark  %s  (indexing)", ns_trace_path(l->trace));
+	/* the path gives way from its start, so that "(indexing)" always shows */
+	{
+		const char *path = ns_trace_path(l->trace), *cut = "";
+		int fixed = (int)strlen(" nurseshark    (indexing)"), len = (int)strlen(path);
+
+		if (fixed + len > COLS && COLS - fixed - 3 > 0) {
+			path += len - (COLS - fixed - 3);
+			while ((*path & 0xc0) == 0x80)	/* not in a UTF-8 character */
+				path++;
+			cut = "...";
+		}
+		snprintf(line, sizeof(line), " nurseshark  %s%s  (indexing)", cut, path);
+	}
 	ns_tui_put_text(stdscr, &l->glyphs, y++, 0, COLS, line, 0, l->theme.attr[NS_ROLE_STATUS]);
 	/* the CPU rows take at most half of what is left */
 	cpus = nr_cpus;
