@@ -661,7 +661,7 @@ static bool hold_file_absent(void *file)
  * Returns GO_ON with *@trace, or the exit status with the reason in @err
  * (none: quit on the loading screen).
  */
-static int open_trace(const struct cmdline *cl, struct ns_trace **trace, char *err,
+static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool first, char *err,
 		      size_t err_len)
 {
 	struct ns_trace_open_opts opts = {
@@ -671,6 +671,8 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, char *e
 		.nr_buffers = cl->nr_buffers,
 		.has_ts_offset = cl->nr_files && cl->files[0].has_ts_offset,
 		.ts_offset = cl->nr_files ? cl->files[0].ts_offset : 0,
+		/* the first open, before the screen: a damaged file may end us */
+		.exit_on_crash = first,
 	};
 	int ret;
 
@@ -712,7 +714,7 @@ static int session_buffers(struct cmdline *cl, struct ns_files *files, struct ns
 	ns_trace_close(*trace);
 	*trace = NULL;
 	cl->nr_buffers = n;
-	return open_trace(cl, trace, err, err_len);
+	return open_trace(cl, trace, false, err, err_len);
 }
 
 /*
@@ -763,6 +765,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 			.nr_buffers = cl->nr_buffers,
 			.has_ts_offset = cl->files[k].has_ts_offset,
 			.ts_offset = cl->files[k].ts_offset,
+			.exit_on_crash = true,	/* --export: no screen */
 		};
 
 		/* one after the other: a file is checked in a child, forked with no threads */
@@ -1255,13 +1258,14 @@ int main(int argc, char **argv)
 		const struct ns_trace_open_opts opts = {
 			.has_ts_offset = cl.nr_files && cl.files[0].has_ts_offset,
 			.ts_offset = cl.nr_files ? cl.files[0].ts_offset : 0,
+			.exit_on_crash = true,	/* as the viewer's first open */
 		};
 
 		ret = print_stats(cl.file, &opts, err, sizeof(err));
 		status = ret ? 1 : 0;
 		goto out_file;
 	}
-	status = open_trace(&cl, &trace, err, sizeof(err));
+	status = open_trace(&cl, &trace, true, err, sizeof(err));
 	if (status != GO_ON)
 		goto out_file;
 	ret = ns_files_trace(&files, cl.file, cl.interactive && !cl.no_session &&

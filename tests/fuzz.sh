@@ -96,6 +96,31 @@ fuzz_base ini filters "$top/tests/data/ini/filters-bad.ini" 30
 fuzz_base ini filters "$top/tests/data/ini/filters-bad.ini" 10 "$sample"
 fuzz_base cmdline any - 60 "$sample"
 
+# The first open runs libtracecmd beside its guard child (open.c): a file
+# that crashes libtracecmd crashes this process too, whose handler then
+# says what the child found. --export (the guard beside) must print what
+# --summary (the guard first, then the open) prints, with status 1.
+beside() {	# NAME BASE SPEC
+	local name=$1 base=$2 spec=$3 rc1=0 rc2=0
+	if [ ! -r "$base" ]; then
+		skip "guard beside the open: $name: no $base"
+		return
+	fi
+	"$fuzz" apply "$base" "$tmp/beside.dat" "$spec" || { fail "fuzz apply $spec"; return; }
+	"$bin" --no-session --export "$tmp/beside.dat" >/dev/null 2>"$tmp/beside.err" || rc1=$?
+	"$bin" --summary "$tmp/beside.dat" >/dev/null 2>"$tmp/first.err" || rc2=$?
+	if [ "$rc1" = 1 ] && [ "$rc2" = 1 ] && [ "$(wc -l <"$tmp/beside.err")" = 1 ] &&
+		cmp -s "$tmp/beside.err" "$tmp/first.err"; then
+		pass "guard beside the open: $name: status 1, '$(cat "$tmp/beside.err")', as with the guard first"
+	else
+		fail "guard beside the open: $name: status $rc1 '$(head -c 200 "$tmp/beside.err")'," \
+			"guard first: status $rc2 '$(head -c 200 "$tmp/first.err")'"
+	fi
+}
+beside "kbuffer crashes in init_data" \
+	"$public/tiagovignatti__intel-gpu-tools__tests-trace.dat" set:1171464:feffffff
+beside "a CPU id that asks for 1.5 GB" "$sample" set:1850933:80
+
 # The runs of every base by outcome, from their summary lines.
 grep -E '^(PASS|FAIL): fuzz: .*[0-9]+ runs' "$tmp/summary" 2>/dev/null |
 	sed -E 's/.*[0-9]+ runs: //; s/ \(stopped.*//' | tr ',' '\n' |

@@ -165,6 +165,29 @@ else
 	fail "event table: want sched_stat_runtime $want: $(grep sched_stat_runtime <<<"$out")"
 fi
 
+# --- several streams: a CPU is named as its graph row, "extra CPU1" ---------------
+inst=$top/tests/data/instance.dat
+out=$("$bin" --no-session --snapshot 80x24 --keys 'S<Tab>' "$inst")
+trace-cmd report "$inst" 2>/dev/null >"$tmp/ireport"
+ok=1
+for row in "CPU0::0" "CPU1::1" "extra CPU0:extra: :0" "extra CPU1:extra: :1"; do
+	label=${row%%:*} prefix=${row#*:} cpu=${row##*:}
+	prefix=${prefix%:*}
+	if [ -n "$prefix" ]; then
+		want=$(grep -cE "^$prefix.*\[00$cpu\] +[0-9.]+: " "$tmp/ireport")
+	else
+		want=$(grep -vE '^[A-Za-z0-9_.-]+: ' "$tmp/ireport" | grep -cE "\[00$cpu\] +[0-9.]+: ")
+	fi
+	got=$(awk -v l="$label" 'index($0, l " ") == 1 && !seen++ { print $NF }' <<<"$out")
+	[ "$got" = "$want" ] || { ok=; fail "instance.dat: CPU table row '$label': events '$got', report has $want"; }
+done
+if [ -n "$ok" ] && grep -q '\[CPUs 4\]' <<<"$out"; then
+	pass "instance.dat: the CPU table's rows are CPU0, CPU1, extra CPU0, extra CPU1 with report's events"
+else
+	[ -n "$ok" ] && fail "instance.dat: the CPU table has not 4 rows"
+	sed 's/^/    /' <<<"$out"
+fi
+
 # --- the list's filters ----------------------------------------------------------
 out=$(snap ':cpu 0<Enter>S<Tab>')
 if grep -q '\[CPUs 1\]' <<<"$out" && grep -qE '^ +0 ' <<<"$out" && ! grep -qE '^ +1 +[0-9.]+ ' <<<"$out"; then

@@ -156,7 +156,7 @@ screen_stop
 # the statistics (S, then its CPUs table) count the CPUs of the streams the list shows
 filters "$tmp/list.ini" 'stream = hide list extra'
 "$bin" --no-session --filters "$tmp/list.ini" --snapshot 100x20 --keys 'S<Tab>' "$inst" >"$tmp/stats"
-sum=$(awk '/^ +CPU/ { t = 1; next } t && $1 ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' "$tmp/stats")
+sum=$(awk '/BUSY%/ { t = 1; next } t && $1 ~ /^(CPU)?[0-9]+$/ { s += $NF } END { print s + 0 }' "$tmp/stats")
 if grep -q '\[CPUs 2\]' "$tmp/stats" && [ "$sum" = "$n_top" ]; then
 	pass "statistics with extra hidden in the list: 2 CPUs, their events report's $n_top of top"
 else

@@ -5,9 +5,9 @@
 # -B NAME) is read whole, top buffer and instances merged in time order,
 # and --export prints exactly what `trace-cmd report` prints, with its
 # "NAME: " prefix on each instance's line, also with -F filters and for a
-# buffer with fewer CPUs or lost events; --buffer picks buffers; the
-# status line counts every event; the graph labels an instance's CPU rows
-# "NAME CPUn" (read back from the screen in tmux). tests/data/instance.dat
+# buffer with fewer CPUs or lost events, and for v6 files; --buffer picks
+# buffers; the status line counts every event; the graph labels an
+# instance's CPU rows "NAME CPUn" (read back from the screen in tmux). tests/data/instance.dat
 # always; a trace with two instances recorded here when we may record
 # (root, tracefs, ../shared/tools/record-trace), else those checks SKIP.
 set -u
@@ -171,4 +171,51 @@ if (cd "$tmp" && NS_INSTANCES="nsc1" timeout 60 "$rec" -q -C local -e sched:sche
 	fi
 else
 	skip "recorded: an instance with its own clock: record-trace failed: $(tail -n 1 "$tmp/rec.log")"
+fi
+
+# --- v6 (trace-cmd record --file-version 6): instances read by our page reader --
+# A v6 BUFFER option gives only where the instance's own "flyrecord" CPU
+# table is; the top buffer alone would be a short trace. Recorded under
+# flock, as every recording of ours, so that tests and helpers take turns.
+if (cd "$tmp" && NS_INSTANCES="nsb1 nsb2" flock -o /tmp/ns-tracing.lock timeout 60 "$rec" -q \
+	--file-version 6 --compression none -e sched:sched_switch -e sched:sched_wakeup \
+	-B nsb1 -b 4 -e irq -e timer -B nsb2 -M 1 -e timer \
+	-o v6.dat sh -c 'for i in 1 2 3; do ls -R /usr/share >/dev/null; done') \
+	>"$tmp/rec.log" 2>&1; then
+	v6=$tmp/v6.dat
+	report "$v6"
+	if [ "$(head -c 12 "$v6" | tail -c 2)" != 6 ]; then
+		fail "v6: the recording is not a v6 file"
+	elif grep -q '^nsb1: ' "$tmp/report" && grep -q '^nsb2: ' "$tmp/report"; then
+		same "v6: --export of top, nsb1 and nsb2 equals report" "$tmp/report" "$v6"
+		n=$(events "$tmp/report")
+		got=$(count "$v6")
+		[ "$got" = "$n" ] && pass "v6: the status line counts all $n events of 3 buffers" ||
+			fail "v6: status line counts '$got', report prints $n"
+		records <"$tmp/report" | grep -a '^nsb2: ' | tr '\001' '\n' >"$tmp/want"
+		{ head -n 1 "$tmp/report"; cat "$tmp/want"; } >"$tmp/want2"
+		same "v6: --buffer nsb2 as report's nsb2 lines" "$tmp/want2" --buffer nsb2 "$v6"
+		"$bin" --no-session --snapshot 80x24 "$v6" >"$tmp/snap"
+		if grep -q '^CPU0 ' "$tmp/snap" && grep -q '^nsb1 CPU0 ' "$tmp/snap" &&
+			grep -q '^nsb1 CPU1 ' "$tmp/snap" && grep -q '^nsb2 CPU0 ' "$tmp/snap"; then
+			pass "v6: the graph has rows of every buffer (CPU0, nsb1 CPU0/1, nsb2 CPU0)"
+		else
+			fail "v6: the graph lacks a buffer's rows: $(grep -o '^[a-z0-9 ]*CPU[0-9]' "$tmp/snap" | tr '\n' ,)"
+		fi
+		# an instance's CPU table damaged: a clear error, never the top buffer alone
+		cp "$v6" "$tmp/bad.dat"
+		at=$(grep -abo flyrecord "$tmp/bad.dat" | tail -n 1 | cut -d: -f1)
+		printf 'XXXXXXXXX' | dd of="$tmp/bad.dat" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		rc=0
+		"$bin" --no-session --export "$tmp/bad.dat" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		if [ "$rc" = 1 ] && grep -q 'damaged CPU table of buffer nsb' "$tmp/err" && [ ! -s "$tmp/out" ]; then
+			pass "v6: a damaged instance table: exit status 1, '$(head -n 1 "$tmp/err")'"
+		else
+			fail "v6: a damaged instance table: status $rc, $(wc -l <"$tmp/out") lines, stderr '$(head -n 1 "$tmp/err")'"
+		fi
+	else
+		fail "v6: report shows no lines of nsb1 or nsb2"
+	fi
+else
+	skip "v6: record-trace failed: $(tail -n 1 "$tmp/rec.log")"
 fi

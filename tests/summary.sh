@@ -38,7 +38,7 @@ check_header() {
 }
 check_header tasks "pid comm cpu_ns runs runnable_ns sleep_ns blocked_ns wakeups\
  wakeup_avg_ns wakeup_max_ns wakeup_max_ts waking_avg_ns waking_max_ns"
-check_header cpus 'cpu busy_ns idle_ns busy_share idle_share switches drops lost_events events'
+check_header cpus 'cpu busy_ns idle_ns busy_share idle_share switches drops lost_events events stream'
 check_header events 'system event count'
 check_header latency 'kind count avg_ns min_ns min_ts max_ns max_ts'
 check_header range 't0 t1 span_ns'
@@ -92,6 +92,21 @@ else
 		pass "--range $t0,$t1: # events counts report -t's lines in [T0, T1)"
 	else
 		fail "--range: # events differs: $(differ)"
+	fi
+	# Several streams (tests/data/instance.dat, top and "extra"): a row per CPU
+	# of each buffer, named by its number in the buffer and the buffer, its
+	# events report's lines of that buffer's CPU ("extra: ... [001]").
+	"$bin" --summary "$top/tests/data/instance.dat" >"$tmp/inst.tsv"
+	table cpus "$tmp/inst.tsv" | tail -n +2 | awk -F'\t' '{ print $10, $1, $9 }' >"$tmp/ours"
+	trace-cmd report "$top/tests/data/instance.dat" 2>/dev/null |
+		sed -nE 's/^(([A-Za-z0-9_.-]+): )? *.*\[0*([0-9]+)\] +[0-9]+\.[0-9]+: .*$/\2 \3/p' |
+		awk '{ if (NF == 1) { $2 = $1; $1 = "top" } print }' | sort | uniq -c |
+		awk '{ print $2, $3, $1 }' | sort -s -k1,1r >"$tmp/theirs"
+	if [ "$(cut -d' ' -f1,2 "$tmp/ours" | tr '\n' ,)" = "top 0,top 1,extra 0,extra 1," ] &&
+		cmp -s "$tmp/ours" "$tmp/theirs"; then
+		pass "instance.dat: # cpus has top 0, top 1, extra 0, extra 1, each with report's events"
+	else
+		fail "instance.dat: # cpus (stream cpu events): $(tr '\n' , <"$tmp/ours"), report: $(tr '\n' , <"$tmp/theirs")"
 	fi
 	row=$(table range "$tmp/range.tsv" | tail -n 1)
 	[ "$row" = "$t0${tab}$t1${tab}250000998" ] &&

@@ -133,6 +133,13 @@ struct ns_trace_open_opts {
 	 */
 	bool has_ts_offset;
 	long long ts_offset;
+	/*
+	 * Nothing is on the screen and the process may end on a damaged file:
+	 * the child that opens it first runs beside our own open, and a crash
+	 * of ours prints the child's reason ("nurseshark: PATH: REASON") and
+	 * exits with status 1 (open.c). Else the child's open comes first.
+	 */
+	bool exit_on_crash;
 };
 
 /* ns_trace_open_async() with @opts (NULL: none). */

@@ -87,14 +87,16 @@ int ns_sched_summary_print(struct ns_trace *trace, const struct ns_sched_stats *
 		fputc('\n', out);
 	}
 	fputs("# cpus\ncpu\tbusy_ns\tidle_ns\tbusy_share\tidle_share\tswitches\tdrops\t"
-	      "lost_events\tevents\n", out);
+	      "lost_events\tevents\tstream\n", out);
 	for (c = 0; c < st->nr_cpus; c++) {
 		const struct ns_sched_cpu *p = &st->cpus[c];
+		const char *name = ns_trace_stream_name(trace, ns_trace_cpu_stream(trace, p->cpu));
 
+		/* the CPU as its buffer numbers it, and the buffer as --buffer names it */
 		fprintf(out, "%d\t%" PRIu64 "\t%" PRIu64 "\t%.4f\t%.4f\t%" PRIu64 "\t%" PRIu64
-			"\t%lld\t%" PRIu64 "\n", p->cpu, p->busy_ns, p->idle_ns,
-			share(p->busy_ns, span), share(p->idle_ns, span), p->switches, p->drops,
-			p->lost, p->events);
+			"\t%lld\t%" PRIu64 "\t%s\n", ns_trace_cpu_number(trace, p->cpu), p->busy_ns,
+			p->idle_ns, share(p->busy_ns, span), share(p->idle_ns, span), p->switches,
+			p->drops, p->lost, p->events, *name ? name : NS_TRACE_TOP_NAME);
 	}
 	fputs("# events\nsystem\tevent\tcount\n", out);
 	for (i = 0; i < st->nr_types; i++)

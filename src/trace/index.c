@@ -625,7 +625,9 @@ static void fill_tep_tables(struct ns_trace *trace)
  * ns_index_open_pages - open the fast reader on the buffers asked for
  * Where it reads the file, trace->nr_cpus becomes the CPUs of all the
  * buffers read (slots, see pages.h); else libtracecmd reads the top
- * buffer. Buffers asked for by name that cannot be read are an error.
+ * buffer. Buffers asked for by name that cannot be read are an error, and
+ * so is a file with instances it cannot read (the top buffer alone would
+ * be a short trace).
  * Returns 0 or a negative errno with the reason in @err.
  */
 int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len)
@@ -639,7 +641,9 @@ int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len)
 		ns_pages_close(trace->pages);
 		trace->pages = NULL;
 	}
-	if (!trace->pages && trace->opts.nr_buffers) {
+	/* libtracecmd reads the top buffer only: never show a file short of its instances */
+	if (!trace->pages && (trace->opts.nr_buffers ||
+			      (trace->handle && tracecmd_buffer_instances(trace->handle) > 0))) {
 		ns_set_err(err, err_len, "cannot read buffers: %s", why);
 		return -ENOTSUP;
 	}

@@ -11,7 +11,8 @@
  * header_event, ftrace and event formats, kallsyms, printk formats,
  * cmdlines, CPU count, options) ending in "flyrecord\0" and one (offset,
  * size) pair per CPU: the pages lie in the file as the kernel wrote them,
- * one CPU after the other. A v7 file has a chain of options sections (each
+ * one CPU after the other; an instance's BUFFER option points at a table
+ * of its own, "flyrecord\0" and as many pairs. A v7 file has a chain of options sections (each
  * may be compressed whole); the top buffer's BUFFER option names the CPUs
  * with data and where each CPU's data starts. Compressed, a CPU's data is a
  * count and then chunks, each "zsize, size, zsize bytes", size being whole
@@ -192,7 +193,11 @@ struct cpu_entry {
 	uint64_t offset, size;
 };
 
-/* An instance buffer's BUFFER option (v7; v6 names them only: nr 0, v6 set). */
+/*
+ * An instance buffer's BUFFER option. v7's says it all; v6's gives only
+ * the offset of the instance's own "flyrecord" table (v6 set, nr 0 until
+ * read_v6_inst() reads it).
+ */
 struct inst_entry {
 	char name[NS_PAGES_NAME_LEN];
 	char clock[64];
@@ -272,6 +277,7 @@ static int buffer_option(struct ns_pages *p, struct options *o, const unsigned c
 		if (!in)
 			goto nomem;
 		in->v6 = p->version < 7;
+		in->offset = offset;
 		if (in->v6)
 			return 0;
 	}
@@ -731,6 +737,47 @@ static bool usecs_clock(const char *clock)
 	return false;
 }
 
+/*
+ * A v6 instance's CPU table, where its BUFFER option points: "flyrecord\0"
+ * and an (offset, size) pair per CPU, as many CPUs as the top buffer has
+ * (libtracecmd's instance handle is a copy of the file's, CPU count and
+ * clock included). libtracecmd would read options there first; trace-cmd
+ * writes none, and we refuse them rather than guess.
+ */
+static int read_v6_inst(struct ns_pages *p, struct options *o, struct inst_entry *in, char *err,
+			size_t err_len)
+{
+	struct cursor c = { .fd = p->fd, .pos = in->offset, .end = p->file_size };
+	char tag[10];
+	uint32_t i;
+
+	cur_read(&c, tag, sizeof(tag));
+	if (!c.bad && !memcmp(tag, "options", 7)) {
+		ns_set_err(err, err_len, "buffer %s has options of its own", in->name);
+		return -ENOTSUP;
+	}
+	if (c.bad || memcmp(tag, "flyrecord", 10) || o->top_nr > (c.end - c.pos) / 16)
+		goto bad;
+	in->cpus = calloc(o->top_nr ? o->top_nr : 1, sizeof(*in->cpus));
+	if (!in->cpus) {
+		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (i = 0; i < o->top_nr; i++) {
+		in->cpus[i].id = i;
+		in->cpus[i].offset = cur_u64(&c);
+		in->cpus[i].size = cur_u64(&c);
+	}
+	if (c.bad)
+		goto bad;
+	in->nr = o->top_nr;
+	snprintf(in->clock, sizeof(in->clock), "%s", o->top_clock);
+	return 0;
+bad:
+	ns_set_err(err, err_len, "damaged CPU table of buffer %s", in->name);
+	return -EINVAL;
+}
+
 /* An instance's flyrecord section: compressed as the top buffer's, or refused. */
 static int check_inst_section(struct ns_pages *p, const struct inst_entry *in, char *err,
 			      size_t err_len)
@@ -793,11 +840,8 @@ static int setup_cpus(struct ns_pages *p, struct options *o, const char *const *
 	for (i = 0; i < (int)o->nr_inst; i++) {
 		if (!wanted(want, nr_want, o->inst[i].name))
 			continue;
-		if (o->inst[i].v6) {
-			ns_set_err(err, err_len, "instance buffers of a v6 file are not read");
-			return -ENOTSUP;
-		}
-		ret = check_inst_section(p, &o->inst[i], err, err_len);
+		ret = o->inst[i].v6 ? read_v6_inst(p, o, &o->inst[i], err, err_len) :
+			check_inst_section(p, &o->inst[i], err, err_len);
 		if (!ret)
 			ret = count_cpus(o->inst[i].cpus, o->inst[i].nr, 0, err, err_len);
 		if (ret < 0)

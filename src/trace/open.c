@@ -10,7 +10,11 @@
  * and a handle that fails is leaked, never closed. libtraceevent and
  * libtracecmd crash on damaged files, or allocate what a damaged field says
  * (found by fuzzing), so the whole open runs first in a child process under
- * a memory limit (guard_open()): a crash there is a clear error here.
+ * a memory limit (guard_open()): a crash there is a clear error here. At a
+ * program's first open, before anything is on the screen, the child runs
+ * beside our own open instead of before it, and a crash of ours ends the
+ * process with the child's reason (beside_begin()): the fixed cost of a
+ * small trace was the two opens one after the other.
  *
  * libtracecmd maps each CPU's whole data at once, so every page read while
  * indexing would stay resident; release_behind() hands the pages already
@@ -217,13 +221,102 @@ static enum guard_result guard_child(const char *path, off_t size)
 	return GUARD_OK;	/* never closed: tracecmd_close() may crash */
 }
 
-/* Open the file in a child first; 0, or -1 with the reason in @err. */
-static int guard_open(const char *path, off_t size, char *err, size_t err_len)
-{
-	int status;
-	pid_t pid;
+/*
+ * Text for the guard's messages, built without stdio: the parent's crash
+ * handler (below) words them too, and only async-signal-safe calls may run
+ * there.
+ */
+struct msg {
+	char *buf;
+	size_t len, n;
+};
 
-	pid = ns_trace_fork();
+static void msg_str(struct msg *m, const char *s)
+{
+	while (*s && m->n + 1 < m->len)
+		m->buf[m->n++] = *s++;
+	m->buf[m->n] = '\0';
+}
+
+static void msg_uint(struct msg *m, unsigned long long v)
+{
+	char digits[24];
+	int i = (int)sizeof(digits) - 1;
+
+	digits[i] = '\0';
+	do {
+		digits[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && i > 0);
+	msg_str(m, digits + i);
+}
+
+/* strsignal()'s words for the signals a crash ends in (it is not async-signal-safe). */
+static void msg_signal(struct msg *m, int sig)
+{
+	switch (sig) {
+	case SIGSEGV: msg_str(m, "Segmentation fault"); return;
+	case SIGBUS: msg_str(m, "Bus error"); return;
+	case SIGFPE: msg_str(m, "Floating point exception"); return;
+	case SIGILL: msg_str(m, "Illegal instruction"); return;
+	case SIGABRT: msg_str(m, "Aborted"); return;
+	case SIGKILL: msg_str(m, "Killed"); return;
+	case SIGXCPU: msg_str(m, "CPU time limit exceeded"); return;
+	default: msg_str(m, "signal "); msg_uint(m, (unsigned int)sig); return;
+	}
+}
+
+/* The guard child's verdict from its wait status: 0, or -1 with the reason in @err. */
+static int guard_verdict(int status, char *err, size_t err_len)
+{
+	struct msg m = { err, err_len, 0 };
+
+	if (!err_len)
+		return WIFEXITED(status) && WEXITSTATUS(status) == GUARD_OK ? 0 : -1;
+	err[0] = '\0';
+	if (WIFSIGNALED(status)) {
+		if (WTERMSIG(status) == SIGALRM) {
+			msg_str(&m, "corrupt: libtracecmd took over ");
+			msg_uint(&m, NS_GUARD_SECONDS);
+			msg_str(&m, " s to open it");
+		} else {
+			msg_str(&m, "corrupt: libtracecmd crashes reading it (");
+			msg_signal(&m, WTERMSIG(status));
+			msg_str(&m, ")");
+		}
+		return -1;
+	}
+	switch (WIFEXITED(status) ? WEXITSTATUS(status) : GUARD_IO) {
+	case GUARD_OK:
+		return 0;
+	case GUARD_HEAD:
+		msg_str(&m, "cannot read it as a trace.dat (truncated or corrupt header)");
+		break;
+	case GUARD_DATA:
+		msg_str(&m, "truncated or corrupt: the event data ends before the file says");
+		break;
+	case GUARD_NOMEM:
+		msg_str(&m, "corrupt: opening it takes more memory than the file can explain (");
+		msg_uint(&m, NS_GUARD_SLACK >> 20);
+		msg_str(&m, " MB more)");
+		break;
+	case GUARD_CPUS:
+		msg_str(&m, "corrupt: it names more than ");
+		msg_uint(&m, NS_MAX_CPUS);
+		msg_str(&m, " CPUs");
+		break;
+	default:
+		msg_str(&m, "cannot check it in a child process");
+		break;
+	}
+	return -1;
+}
+
+/* Start the guard child: its pid, or -1 with the reason in @err. */
+static pid_t guard_start(const char *path, off_t size, char *err, size_t err_len)
+{
+	pid_t pid = ns_trace_fork();
+
 	if (pid < 0) {
 		ns_set_err(err, err_len, "cannot check it in a child process: %s",
 			errno == EBUSY ? "other threads are running" : strerror(errno));
@@ -231,6 +324,14 @@ static int guard_open(const char *path, off_t size, char *err, size_t err_len)
 	}
 	if (pid == 0)
 		_exit(guard_child(path, size));
+	return pid;
+}
+
+/* Wait for the guard child: 0, or -1 with the reason in @err. */
+static int guard_wait(pid_t pid, char *err, size_t err_len)
+{
+	int status;
+
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			ns_set_err(err, err_len, "cannot check it in a child process: %s",
@@ -238,36 +339,122 @@ static int guard_open(const char *path, off_t size, char *err, size_t err_len)
 			return -1;
 		}
 	}
-	if (WIFSIGNALED(status)) {
-		if (WTERMSIG(status) == SIGALRM)
-			ns_set_err(err, err_len, "corrupt: libtracecmd took over %d s to open it",
-				NS_GUARD_SECONDS);
-		else
-			ns_set_err(err, err_len, "corrupt: libtracecmd crashes reading it (%s)",
-				strsignal(WTERMSIG(status)));
-		return -1;
+	return guard_verdict(status, err, err_len);
+}
+
+/*
+ * The guard beside our own open (ns_trace_open_opts.exit_on_crash): the
+ * child and this process open the file at once, on two CPUs, where the
+ * child's open used to come first and ours after it, each some 20 ms of
+ * the first frame of sample.dat. Until our open is done, a crash of ours
+ * (or an open over NS_GUARD_SECONDS, or over the child's memory budget,
+ * which our address space gets meanwhile) is caught here: the handler
+ * waits for the child, which reads the same bytes with the same code and
+ * says what is wrong, prints the message the viewer prints for it and
+ * ends the process with status 1. Only where nothing is on the screen and
+ * the process may end: at the start, never for a file opened from the
+ * screen. Our open that succeeds where the child failed is given up
+ * (leaked, not closed: it read a damaged file).
+ */
+static struct {
+	pid_t pid;
+	const char *path;
+	struct sigaction old[6];
+	struct rlimit as;
+	bool as_set;
+	stack_t old_stack;
+} beside;
+static const int beside_sigs[6] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM };
+static char beside_stack[1U << 16];
+
+static void beside_fatal(int sig)
+{
+	char line[512], why[256];
+	struct msg m = { line, sizeof(line), 0 };
+	int status = 0, saved = errno;
+
+	while (waitpid(beside.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!guard_verdict(status, why, sizeof(why)) || !why[0]) {
+		/* the child got through where we did not */
+		struct msg w = { why, sizeof(why), 0 };
+
+		if (sig == SIGALRM) {
+			msg_str(&w, "corrupt: libtracecmd took over ");
+			msg_uint(&w, NS_GUARD_SECONDS);
+			msg_str(&w, " s to open it");
+		} else {
+			msg_str(&w, "corrupt: libtracecmd crashes reading it (");
+			msg_signal(&w, sig);
+			msg_str(&w, ")");
+		}
 	}
-	switch (WIFEXITED(status) ? WEXITSTATUS(status) : GUARD_IO) {
-	case GUARD_OK:
-		return 0;
-	case GUARD_HEAD:
-		ns_set_err(err, err_len, "cannot read it as a trace.dat (truncated or corrupt header)");
-		break;
-	case GUARD_DATA:
-		ns_set_err(err, err_len, "truncated or corrupt: the event data ends before the file says");
-		break;
-	case GUARD_NOMEM:
-		ns_set_err(err, err_len, "corrupt: opening it takes more memory than the file can "
-			"explain (%llu MB more)", NS_GUARD_SLACK >> 20);
-		break;
-	case GUARD_CPUS:
-		ns_set_err(err, err_len, "corrupt: it names more than %d CPUs", NS_MAX_CPUS);
-		break;
-	default:
-		ns_set_err(err, err_len, "cannot check it in a child process");
-		break;
+	msg_str(&m, "nurseshark: ");
+	msg_str(&m, beside.path);
+	msg_str(&m, ": ");
+	msg_str(&m, why);
+	msg_str(&m, "\n");
+	if (write(STDERR_FILENO, line, m.n) < 0)
+		errno = saved;
+	_exit(1);
+}
+
+static void beside_begin(pid_t pid, const char *path, off_t size)
+{
+	struct sigaction sa;
+	stack_t st = { .ss_sp = beside_stack, .ss_size = sizeof(beside_stack) };
+	unsigned long long pages = 0, budget;
+	struct rlimit as;
+	size_t i;
+	FILE *f;
+
+	beside.pid = pid;
+	beside.path = path;
+	sigaltstack(&st, &beside.old_stack);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = beside_fatal;
+	sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < NS_ARRAY_SIZE(beside_sigs); i++)
+		sigaction(beside_sigs[i], &sa, &beside.old[i]);
+	alarm(NS_GUARD_SECONDS);
+	/* the child's budget for ours too, the soft limit only: it is put back */
+	beside.as_set = false;
+	if (!NS_GUARD_LIMIT || getrlimit(RLIMIT_AS, &beside.as))
+		return;
+	f = fopen("/proc/self/statm", "re");
+	if (!f || fscanf(f, "%llu", &pages) != 1)
+		pages = 0;
+	if (f)
+		fclose(f);
+	budget = NS_GUARD_SLACK + 2ULL * (size > 0 ? (unsigned long long)size : 0) +
+		 pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+	as = beside.as;
+	if (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > budget) {
+		as.rlim_cur = budget;
+		beside.as_set = !setrlimit(RLIMIT_AS, &as);
 	}
-	return -1;
+}
+
+static void beside_end(void)
+{
+	size_t i;
+
+	alarm(0);
+	for (i = 0; i < NS_ARRAY_SIZE(beside_sigs); i++)
+		sigaction(beside_sigs[i], &beside.old[i], NULL);
+	sigaltstack(&beside.old_stack, NULL);
+	if (beside.as_set)
+		setrlimit(RLIMIT_AS, &beside.as);
+	beside.as_set = false;
+}
+
+/* Open the file in a child first; 0, or -1 with the reason in @err. */
+static int guard_open(const char *path, off_t size, char *err, size_t err_len)
+{
+	pid_t pid = guard_start(path, size, err, err_len);
+
+	return pid < 0 ? -1 : guard_wait(pid, err, err_len);
 }
 
 /*
@@ -491,6 +678,7 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 	struct stat st;
 	struct ns_trace *trace;
 	struct rlimit as;
+	pid_t guard = 0;
 	int ret;
 
 	ns_trace_clock_guard();
@@ -526,11 +714,28 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 	if (trace->plugins_tep)
 		trace->plugins = tep_load_plugins(trace->plugins_tep);
 	/* a file we have just written (nurseshark live) needs no child to vouch for it */
-	ret = trace->opts.trusted ? 0 : guard_open(path, trace->file_size, err, err_len);
+	if (trace->opts.trusted) {
+		ret = 0;
+	} else if (trace->opts.exit_on_crash && NS_GUARD_LIMIT) {
+		guard = guard_start(path, trace->file_size, err, err_len);
+		ret = guard < 0 ? -1 : 0;
+	} else {
+		ret = guard_open(path, trace->file_size, err, err_len);
+	}
 	if (ret)
 		goto fail;
 	huge_heap(12U << 20);
+	if (guard > 0)
+		beside_begin(guard, path, trace->file_size);
 	ret = attach(trace);
+	if (guard > 0) {
+		beside_end();
+		if (guard_wait(guard, err, err_len)) {
+			trace->handle = NULL;	/* leaked: it read a damaged file */
+			trace->tep = NULL;
+			goto fail;
+		}
+	}
 	if (ret) {
 		ns_set_err(err, err_len, ret == -ENODATA ?
 			   "truncated or corrupt: the event data ends before the file says" :

@@ -196,20 +196,19 @@ static void draw_info(struct ns_tui *t, const struct columns *c, int y, attr_t a
 		t->info_max = t->info_scroll + need;
 }
 
-/* The search's match in one column's text, over what was drawn there. */
-static void highlight(struct ns_tui *t, const struct columns *c, int y, int col, int scol,
-		      const char *text, int skip)
+/*
+ * Mark @len characters from @start of a column's cell of @cell_len
+ * characters (shifted left by @skip where the column scrolls) as a match.
+ */
+static void mark_match(struct ns_tui *t, const struct columns *c, int y, int col,
+		       size_t cell_len, size_t start, size_t len, int skip)
 {
-	const struct ns_search *s = t->flt ? t->flt->search : NULL;
-	size_t start, len;
 	int x, w;
 
-	if (!s || !ns_search_span(s, scol, text, &start, &len))
-		return;
 	x = c->x[col];
 	w = c->w[col];
-	if (col_desc[col].right && (int)strlen(text) < w)
-		x += w - (int)strlen(text);
+	if (col_desc[col].right && (int)cell_len < w)
+		x += w - (int)cell_len;
 	x += (int)start - skip;
 	if (x < c->x[col]) {
 		len -= (size_t)(c->x[col] - x) < len ? (size_t)(c->x[col] - x) : len;
@@ -220,6 +219,66 @@ static void highlight(struct ns_tui *t, const struct columns *c, int y, int col,
 	if (len > 0)
 		mvwchgat(t->list, y, x, (int)len, t->theme.attr[NS_ROLE_SEARCH_MATCH] & ~A_COLOR,
 			 PAIR_NUMBER(t->theme.attr[NS_ROLE_SEARCH_MATCH]), NULL);
+}
+
+/* The search's match in one column's text, over what was drawn there. */
+static void highlight(struct ns_tui *t, const struct columns *c, int y, int col, int scol,
+		      const char *text, int skip)
+{
+	const struct ns_search *s = t->flt ? t->flt->search : NULL;
+	size_t start, len;
+
+	if (s && ns_search_span(s, scol, text, &start, &len))
+		mark_match(t, c, y, col, strlen(text), start, len, skip);
+}
+
+/*
+ * The CPU column tells two things, an instance's name and the CPU's number
+ * ("b1:0"): a CPU search marks the number, a stream search the name (the
+ * whole cell for the top buffer's rows, which show no name), a search of
+ * the whole line whatever it finds in the cell.
+ */
+static void highlight_cpu(struct ns_tui *t, const struct columns *c, int y, int slot, int cpu)
+{
+	const struct ns_search *s = t->flt ? t->flt->search : NULL;
+	const char *name = ns_trace_stream_name(t->trace, ns_trace_cpu_stream(t->trace, slot));
+	char cell[64], num[16];
+	size_t start, len, shown, cell_len;
+
+	if (!s)
+		return;
+	cpu_cell(t, slot, cpu, cell, sizeof(cell));
+	cell_len = strlen(cell);
+	switch (ns_search_spec(s)->column) {
+	case NS_SEARCH_ANY:
+		highlight(t, c, y, COL_CPU, NS_SEARCH_CPU, cell, 0);
+		return;
+	case NS_SEARCH_CPU:
+		snprintf(num, sizeof(num), "%d", cpu);
+		if (ns_search_span(s, NS_SEARCH_CPU, num, &start, &len))
+			mark_match(t, c, y, COL_CPU, cell_len, cell_len - strlen(num) + start, len,
+				   0);
+		return;
+	case NS_SEARCH_STREAM:
+		/* as the search names streams: "top" for the top buffer */
+		if (!ns_search_span(s, NS_SEARCH_STREAM, *name ? name : NS_TRACE_TOP_NAME, &start,
+				    &len))
+			return;
+		if (!*name) {
+			mark_match(t, c, y, COL_CPU, cell_len, 0, cell_len, 0);
+			return;
+		}
+		shown = strlen(name) < NS_TUI_STREAM_NAME_W ? strlen(name) : NS_TUI_STREAM_NAME_W;
+		/* the name as the cell cuts it; a match past the cut marks what is shown */
+		if (start >= shown)
+			start = 0, len = shown;
+		if (start + len > shown)
+			len = shown - start;
+		mark_match(t, c, y, COL_CPU, cell_len, start, len, 0);
+		return;
+	default:
+		return;
+	}
 }
 
 static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t row,
@@ -275,8 +334,7 @@ static void draw_row(struct ns_tui *t, const struct columns *c, int y, uint64_t 
 	highlight(t, c, y, COL_TASK, NS_SEARCH_TASK, t->txt.comm, 0);
 	snprintf(buf, sizeof(buf), "%d", t->txt.pid);
 	highlight(t, c, y, COL_PID, NS_SEARCH_PID, buf, 0);
-	cpu_cell(t, t->txt.slot, t->txt.cpu, buf, sizeof(buf));
-	highlight(t, c, y, COL_CPU, NS_SEARCH_CPU, buf, 0);
+	highlight_cpu(t, c, y, t->txt.slot, t->txt.cpu);
 	highlight(t, c, y, COL_EVENT, NS_SEARCH_EVENT, t->txt.event, 0);
 	if (!t->txt.missed)
 		highlight(t, c, y, COL_INFO, NS_SEARCH_INFO, t->txt.info ? t->txt.info : "",

@@ -33,6 +33,7 @@ enum col_fmt {
 	FMT_US,		/* ns printed as us with 3 decimals (report -w's unit) */
 	FMT_PCT,	/* per mille printed as a percentage with 1 decimal */
 	FMT_TS,		/* a timestamp as the list prints it, "-" for 0 */
+	FMT_CPU,	/* a CPU: its number, or with several streams its row's label */
 };
 
 struct stats_col {
@@ -57,7 +58,7 @@ static const struct stats_col task_cols[] = {
 };
 
 static const struct stats_col cpu_cols[] = {
-	{ "CPU", 5, FMT_INT },
+	{ "CPU", 5, FMT_CPU },
 	{ "BUSY%", 7, FMT_PCT },
 	{ "IDLE%", 7, FMT_PCT },
 	{ "BUSY ms", 11, FMT_MS },
@@ -95,6 +96,7 @@ struct stats_state {
 	size_t *order;			/* the shown table's rows, sorted */
 	size_t nr;
 	int sel, top, hscroll;
+	int cpu_w;			/* the CPU column's width: its labels' (0: numbers) */
 };
 
 static const struct ns_tui_layer_ops stats_layer;
@@ -308,6 +310,14 @@ void ns_tui_stats_open(struct ns_tui *t, int unused)
 	}
 	for (i = 0; i < s->st->nr_types; i++)
 		s->events += s->st->types[i].count;
+	/* several streams: a CPU is named as its graph row ("b1 CPU0"), not by its slot */
+	for (k = 0; ns_trace_nr_streams(t->trace) > 1 && k < s->st->nr_cpus; k++) {
+		char label[64];
+
+		ns_trace_cpu_label(t->trace, s->st->cpus[k].cpu, label, sizeof(label));
+		if ((int)strlen(label) > s->cpu_w)
+			s->cpu_w = (int)strlen(label);
+	}
 	for (k = 0; k < NR_TBL; k++)
 		s->sort[k] = tables[k].default_sort;
 	resort(t, s);
@@ -364,13 +374,21 @@ void ns_tui_stats_end(struct ns_tui *t, int dir)
 	clamp(s);
 }
 
+/* Width of column @col of @table: the CPU labels' where they are labels. */
+static int col_width(const struct stats_state *s, int table, int col)
+{
+	const struct stats_col *cd = &tables[table].cols[col];
+
+	return cd->fmt == FMT_CPU && s->cpu_w ? s->cpu_w : cd->width;
+}
+
 /* Width of a table's line: its columns and a blank between them. */
-static int line_width(int table)
+static int line_width(const struct stats_state *s, int table)
 {
 	int i, w = 0;
 
 	for (i = 0; i < tables[table].nr_cols; i++)
-		w += tables[table].cols[i].width + 1;
+		w += col_width(s, table, i) + 1;
 	return w;
 }
 
@@ -382,7 +400,7 @@ void ns_tui_stats_scroll(struct ns_tui *t, int dir)
 
 	if (!s)
 		return;
-	max = line_width(s->table) - t->lay.cols;
+	max = line_width(s, s->table) - t->lay.cols;
 	s->hscroll += dir * 8;
 	if (s->hscroll > max)
 		s->hscroll = max;
@@ -482,6 +500,7 @@ static void cell(struct ns_tui *t, struct stats_state *s, size_t r, int col, cha
 	char tmp[64];
 
 	switch (cd->fmt) {
+
 	case FMT_TEXT:
 		if (s->table == TBL_EVENTS)
 			event_name(t, s->st->types[r].type, tmp, sizeof(tmp));
@@ -508,6 +527,14 @@ static void cell(struct ns_tui *t, struct stats_state *s, size_t r, int col, cha
 			snprintf(tmp, sizeof(tmp), "-");
 		snprintf(buf, len, "%*s", cd->width, tmp);
 		return;
+	case FMT_CPU:
+		if (s->cpu_w) {
+			ns_trace_cpu_label(t->trace, (int)v, tmp, sizeof(tmp));
+			snprintf(buf, len, "%-*s", s->cpu_w, tmp);
+			return;
+		}
+		/* one stream: the CPU's number */
+		__attribute__((fallthrough));
 	default:
 		snprintf(buf, len, "%*llu", cd->width, (unsigned long long)v);
 	}
@@ -583,8 +610,9 @@ static void draw(struct ns_tui *t, void *state)
 
 		snprintf(ttl, sizeof(ttl), "%s%s", cd->title, c != s->sort[s->table] ? "" :
 			 (s->rev[s->table] ^ (cd->fmt != FMT_TEXT && c != 0)) ? "v" : "^");
-		n += snprintf(line + n, sizeof(line) - n, cd->fmt == FMT_TEXT ? "%-*s " : "%*s ",
-			      cd->width, ttl);
+		n += snprintf(line + n, sizeof(line) - n,
+			      cd->fmt == FMT_TEXT || (cd->fmt == FMT_CPU && s->cpu_w) ?
+			      "%-*s " : "%*s ", col_width(s, s->table, c), ttl);
 	}
 	ns_tui_put_text(win, &t->glyphs, 2, 0, w, line, s->hscroll, normal | A_BOLD);
 	for (i = 0; i < rows && s->top + i < (int)s->nr; i++) {
