@@ -84,8 +84,8 @@ static const struct option long_options[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: nurseshark [FILTERS] [-i FILE | FILE]\n"
-		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE | FILE]\n"
+		"usage: nurseshark [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
+		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE]... | FILE...\n"
 		"       nurseshark --export [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
 		"       nurseshark --stats [-i FILE | FILE]\n"
 		"       nurseshark --summary [--range T0,T1] [FILTERS] [-i FILE | FILE]\n"
@@ -96,8 +96,8 @@ static void usage(FILE *out)
 		"A terminal viewer for trace-cmd's trace.dat files (default ./%s).\n"
 		"\n"
 		"  -i FILE               the trace to read, as in trace-cmd report; several\n"
-		"                        (-i A -i B, or A B): --export merges them in time\n"
-		"                        order, as trace-cmd report -i A -i B\n"
+		"                        (-i A -i B, or A B) are shown on one timeline, and\n"
+		"                        --export merges them as trace-cmd report -i A -i B\n"
 		"  --ts-offset NS        add NS nanoseconds to the timestamps of the -i FILE\n"
 		"                        before it (instead of the file's own offset)\n"
 		"  --buffer NAME         read only the buffers named (repeat it): an instance\n"
@@ -572,9 +572,13 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	if (cl->nr_files)
 		cl->file = cl->files[0].path;
 	cl->named = cl->file != NULL;
-	if (cl->nr_files > 1 && !cl->export) {
-		fprintf(stderr, "nurseshark: several trace files: only --export reads them so "
-			"far, the viewer opens one\n");
+	if (cl->nr_files > 1 && cl->stats) {
+		fprintf(stderr, "nurseshark: several trace files: --stats reads one\n");
+		return EXIT_USAGE;
+	}
+	if (cl->nr_files > 1 && !cl->export && cl->nr_buffers) {
+		fprintf(stderr, "nurseshark: several trace files: --buffer chooses the buffers "
+			"of one; the viewer shows every buffer of each\n");
 		return EXIT_USAGE;
 	}
 	if (cl->nr_files > 1 && cl->session_file) {
@@ -674,7 +678,20 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, char *e
 	};
 	int ret;
 
-	*trace = ns_trace_open_async_opts(cl->file, &opts, err, err_len);
+	if (cl->nr_files > 1) {
+		struct ns_trace_open_opts each[NS_MAX_FILES];
+		const char *paths[NS_MAX_FILES];
+
+		for (int k = 0; k < cl->nr_files; k++) {
+			each[k] = opts;
+			each[k].has_ts_offset = cl->files[k].has_ts_offset;
+			each[k].ts_offset = cl->files[k].ts_offset;
+			paths[k] = cl->files[k].path;
+		}
+		*trace = ns_trace_open_files_async(paths, each, cl->nr_files, err, err_len);
+	} else {
+		*trace = ns_trace_open_async_opts(cl->file, &opts, err, err_len);
+	}
 	if (!*trace)
 		return 1;
 	if (!cl->interactive) {
@@ -755,19 +772,26 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 	struct ns_visible *vis[NS_MAX_FILES] = { 0 };
 	const void *args[NS_MAX_FILES];
 	bool filtered = false;
+	struct ns_trace_open_opts opts[NS_MAX_FILES];
+	const char *paths[NS_MAX_FILES];
 	int k, status = 0, ret;
 
-	for (k = 0; k < cl->nr_files && !status; k++) {
-		struct ns_trace_open_opts opts = {
+	for (k = 0; k < cl->nr_files; k++) {
+		opts[k] = (struct ns_trace_open_opts){
 			.buffers = cl->buffers,
 			.nr_buffers = cl->nr_buffers,
 			.has_ts_offset = cl->files[k].has_ts_offset,
 			.ts_offset = cl->files[k].ts_offset,
 		};
-
-		/* one after the other: a file is checked in a child, forked with no threads */
-		traces[k] = ns_trace_open_async_opts(cl->files[k].path, &opts, err, err_len);
-		if (!traces[k] || ns_trace_wait(traces[k], err, err_len)) {
+		paths[k] = cl->files[k].path;
+	}
+	/* indexed all at once */
+	if (ns_trace_open_each(paths, opts, cl->nr_files, traces, &k, err, err_len)) {
+		*about = cl->files[k].path;
+		status = 1;
+	}
+	for (k = 0; k < cl->nr_files && !status; k++) {
+		if (ns_trace_wait(traces[k], err, err_len)) {
 			*about = cl->files[k].path;
 			status = 1;
 		}
@@ -1247,7 +1271,7 @@ int main(int argc, char **argv)
 	status = read_files(&cl, &files, &schema);
 	if (status != GO_ON)
 		goto out;
-	if (cl.nr_files > 1) {
+	if (cl.nr_files > 1 && cl.export) {
 		status = export_files(&cl, &files, err, sizeof(err), &about);
 		goto out;
 	}
@@ -1264,9 +1288,11 @@ int main(int argc, char **argv)
 	status = open_trace(&cl, &trace, err, sizeof(err));
 	if (status != GO_ON)
 		goto out_file;
+	/* several files: no session yet (a session is of one file) */
 	ret = ns_files_trace(&files, cl.file, cl.interactive && !cl.no_session &&
-			     !cl.session_file && files.config.session_restore,
-			     cl.interactive && !cl.no_session && files.config.session_save);
+			     !cl.session_file && files.config.session_restore && cl.nr_files < 2,
+			     cl.interactive && !cl.no_session && files.config.session_save &&
+			     cl.nr_files < 2);
 	if (ret)
 		ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
 			    strerror(-ret));
@@ -1287,7 +1313,7 @@ int main(int argc, char **argv)
 	goto out;
 out_file:
 	/* the file's name before the reason, as for every error about the trace */
-	about = cl.file;
+	about = cl.nr_files > 1 ? NULL : cl.file;	/* several: the reason names it */
 out:
 	ns_tui_end();		/* the terminal back before any message */
 	if (problems)
