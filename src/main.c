@@ -1011,6 +1011,123 @@ static int run_record_request(struct record_request *rq)
 	return 1;
 }
 
+/*
+ * :open, :append and :offset (src/tui/commands.c): the files the viewer
+ * starts again on once it has quit, each with its --ts-offset, and the
+ * options that say how it runs (--no-session, --config). The filters are
+ * not carried over: a file's session brings its own back.
+ */
+struct reopen_request {
+	bool want;
+	int nr;
+	char *paths[NS_MAX_FILES];
+	bool has_ts_offset[NS_MAX_FILES];
+	long long ts_offset[NS_MAX_FILES];
+	const struct cmdline *cl;
+};
+
+static struct reopen_request reopen_rq;
+
+static void reopen_init(struct reopen_request *rq, const struct cmdline *cl)
+{
+	int k;
+
+	rq->cl = cl;
+	rq->nr = cl->nr_files ? cl->nr_files : 1;
+	for (k = 0; k < rq->nr; k++) {
+		rq->paths[k] = strdup(cl->nr_files ? cl->files[k].path : cl->file);
+		rq->has_ts_offset[k] = cl->nr_files && cl->files[k].has_ts_offset;
+		rq->ts_offset[k] = cl->nr_files ? cl->files[k].ts_offset : 0;
+	}
+}
+
+static void reopen_free(struct reopen_request *rq)
+{
+	for (int k = 0; k < NS_MAX_FILES; k++) {
+		free(rq->paths[k]);
+		rq->paths[k] = NULL;
+	}
+}
+
+static int reopen_open(void *arg, const char *path, bool append, char *err, size_t err_len)
+{
+	struct reopen_request *rq = arg;
+	char *copy;
+	int k;
+
+	if (access(path, R_OK)) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (append && rq->nr == NS_MAX_FILES) {
+		snprintf(err, err_len, "append: over %d trace files", NS_MAX_FILES);
+		return -1;
+	}
+	copy = strdup(path);
+	if (!copy) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	if (!append) {
+		for (k = 0; k < rq->nr; k++) {
+			free(rq->paths[k]);
+			rq->paths[k] = NULL;
+		}
+		rq->nr = 0;
+	}
+	rq->paths[rq->nr] = copy;
+	rq->has_ts_offset[rq->nr] = false;
+	rq->ts_offset[rq->nr++] = 0;
+	rq->want = true;
+	return 0;
+}
+
+static int reopen_offset(void *arg, int file, long long ns, char *err, size_t err_len)
+{
+	struct reopen_request *rq = arg;
+
+	if (file < 0 || file >= rq->nr || !rq->paths[file]) {
+		snprintf(err, err_len, "offset: no such file");
+		return -1;
+	}
+	rq->has_ts_offset[file] = true;
+	rq->ts_offset[file] = ns;
+	rq->want = true;
+	return 0;
+}
+
+static const struct ns_tui_opener opener = {
+	.open = reopen_open, .offset = reopen_offset, .arg = &reopen_rq,
+};
+
+/* The viewer again on the files asked. Returns only on an error. */
+static int run_reopen_request(struct reopen_request *rq)
+{
+	char *argv[6 + 4 * NS_MAX_FILES + 1], offsets[NS_MAX_FILES][32];
+	int n = 0, k;
+
+	argv[n++] = "nurseshark";
+	if (rq->cl->no_session)
+		argv[n++] = "--no-session";
+	if (rq->cl->config_file) {
+		argv[n++] = "--config";
+		argv[n++] = (char *)rq->cl->config_file;
+	}
+	for (k = 0; k < rq->nr; k++) {
+		argv[n++] = "-i";
+		argv[n++] = rq->paths[k];
+		if (rq->has_ts_offset[k]) {
+			snprintf(offsets[k], sizeof(offsets[k]), "%lld", rq->ts_offset[k]);
+			argv[n++] = "--ts-offset";
+			argv[n++] = offsets[k];
+		}
+	}
+	argv[n] = NULL;
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "nurseshark: cannot start the viewer again: %s\n", strerror(errno));
+	return 1;
+}
+
 /* The viewer, --snapshot or --export, with what main() set up: 0 or a negative errno. */
 static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trace *trace,
 		struct ns_filter_set *filters, char *err, size_t err_len)
@@ -1032,6 +1149,8 @@ static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trac
 	if (cl->interactive) {
 		record_settings_load(&record_rq, &files->problems);
 		setup.recorder = &recorder;
+		reopen_init(&reopen_rq, cl);
+		setup.opener = &opener;
 	}
 	if (cl->export)
 		return export_shown(trace, filters, err, err_len);
@@ -1339,6 +1458,9 @@ out:
 			"%s\n", record_rq.save_error);
 	if (status == 0 && record_rq.start && record_rq.argv)
 		status = run_record_request(&record_rq);
+	else if (status == 0 && reopen_rq.want)
+		status = run_reopen_request(&reopen_rq);
+	reopen_free(&reopen_rq);
 	free(record_rq.argv);
 	free(record_rq.path);
 	return status;

@@ -11,7 +11,11 @@
 # time, pid, event), and the status line counts report's events. The
 # pairs: contrib/sample.dat with tests/data/instance.dat (an instance),
 # moved onto sample's time by --ts-offset so that the two interleave, and
-# ../shared's sample.dat and sched-v6.dat (v6) as FILE arguments.
+# ../shared's sample.dat and sched-v6.dat (v6) as FILE arguments. Then on
+# screen: from sample.dat alone, `:append instance.dat` shows both as -i A
+# -i B does, `:offset instance.dat NS` shifts it as --ts-offset NS does
+# (the rows compared with report's again), `:offset` of no such stream and
+# `:append` of no such file say so, and `:open sched-v6.dat` shows it alone.
 set -u
 
 . "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
@@ -103,6 +107,57 @@ check "-i A -i B, where instance.dat begins" "$(first_of instan)"
 check "-i A -i B, where its instance extra begins" "$(first_of extra)"
 check "-i A -i B, interleaved ($switches changes of file in report)" 20000
 check "-i A -i B, the end" $((total - 1))
+screen_stop
+
+# --- on screen: :append, :offset, :open --------------------------------------
+trace-cmd report -i "$sample" -i "$inst" 2>/dev/null | rows >"$tmp/want"
+total=$(wc -l <"$tmp/want")
+screen_start 80 24 "$bin --no-session $sample"
+screen_wait '^CPU1 +[|│]' || fail ":append: sample.dat alone has no row CPU1"
+screen_type ":append $top/tests/data/nosuch.dat"
+screen_keys Enter
+if screen_wait 'nosuch.dat: No such file'; then
+	pass ":append of no such file: says so, the viewer stays"
+else
+	fail ":append nosuch.dat: $(tail -n 1 <<<"$SCREEN_LAST")"
+fi
+screen_type ":append $inst"
+screen_keys Enter
+if screen_wait '^instance:extra CPU1 +[|│]' && screen_wait '^sample CPU0 +[|│]' &&
+	screen_wait "#0 of $total\$"; then
+	pass ":append instance.dat: both files on one timeline, report's $total events"
+else
+	fail ":append instance.dat: $(head -n 8 <<<"$SCREEN_LAST"; tail -n 1 <<<"$SCREEN_LAST")"
+fi
+check ":append instance.dat, where instance.dat begins" "$(first_of instan)"
+screen_type ":offset nosuch.dat 5"
+screen_keys Enter
+if screen_wait "no stream named 'nosuch.dat'"; then
+	pass ":offset of no such stream: says so"
+else
+	fail ":offset nosuch.dat: $(tail -n 1 <<<"$SCREEN_LAST")"
+fi
+trace-cmd report -i "$sample" -i "$inst" --ts-offset $offset 2>/dev/null | rows >"$tmp/want"
+screen_type ":offset instance.dat:extra $offset"
+screen_keys Enter
+# the window now ends where sample.dat does: instance.dat moved onto it
+if screen_wait 'Window: 10171\.572790-10174\.606952'; then
+	pass ":offset instance.dat:extra NS: instance.dat (all its buffers) moved onto sample.dat"
+else
+	fail ":offset: $(sed -n 9p <<<"$SCREEN_LAST")"
+fi
+check ":offset instance.dat:extra $offset, interleaved" 20000
+check ":offset, where its instance extra begins" "$(first_of extra)"
+if [ -r "$shared/traces/sched-v6.dat" ]; then
+	screen_type ":open $shared/traces/sched-v6.dat"
+	screen_keys Enter
+	if screen_wait '^CPU1 +[|│]' && screen_wait '#0 of 2966$' &&
+		! grep -q '^sample' <<<"$SCREEN_LAST"; then
+		pass ":open sched-v6.dat: it alone, its 2966 events"
+	else
+		fail ":open sched-v6.dat: $(head -n 5 <<<"$SCREEN_LAST"; tail -n 1 <<<"$SCREEN_LAST")"
+	fi
+fi
 screen_stop
 
 # --- ../shared: sample.dat and sched-v6.dat (v6) as FILE arguments -----------
