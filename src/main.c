@@ -581,11 +581,6 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			"of one; the viewer shows every buffer of each\n");
 		return EXIT_USAGE;
 	}
-	if (cl->nr_files > 1 && cl->session_file) {
-		fprintf(stderr, "nurseshark: several trace files: -s restores the session of "
-			"one\n");
-		return EXIT_USAGE;
-	}
 	if (!cl->file)
 		cl->file = DEFAULT_TRACE;
 	if (cl->snapshot && parse_size(cl->snapshot, &cl->cols, &cl->rows)) {
@@ -651,7 +646,50 @@ static int read_files(struct cmdline *cl, struct ns_files *files,
 	/* a session names its trace: that one, unless another is named */
 	if (files->have_session && !cl->named && files->session.trace.path)
 		cl->file = files->session.trace.path;
+	/* its files ([files]: several, or offsets), the same way */
+	if (files->have_session && !cl->named && files->session.nr_files) {
+		const struct ns_session *s = &files->session;
+
+		for (int k = 0; k < s->nr_files && k < NS_MAX_FILES; k++) {
+			cl->files[k].path = s->files[k].id.path;
+			cl->files[k].has_ts_offset = s->files[k].has_ts_offset;
+			cl->files[k].ts_offset = s->files[k].ts_offset;
+			cl->nr_files = k + 1;
+		}
+		cl->file = cl->files[0].path;
+	}
 	return GO_ON;
+}
+
+/*
+ * The offsets of a session ([files], saved from --ts-offset or :offset) for
+ * the files the command line gives none, file by file in order, when its
+ * files are the ones open. Returns whether one was taken.
+ */
+static bool session_offsets(struct cmdline *cl, const struct ns_files *files)
+{
+	const struct ns_session *s = &files->session;
+	bool taken = false;
+	int k;
+
+	if (!files->have_session || !cl->nr_files || s->nr_files != cl->nr_files)
+		return false;
+	for (k = 0; k < s->nr_files; k++) {
+		char *abs = realpath(cl->files[k].path, NULL);
+		bool same = abs && !strcmp(abs, s->files[k].id.path);
+
+		free(abs);
+		if (!same)
+			return false;
+	}
+	for (k = 0; k < s->nr_files; k++) {
+		if (cl->files[k].has_ts_offset || !s->files[k].has_ts_offset)
+			continue;
+		cl->files[k].has_ts_offset = true;
+		cl->files[k].ts_offset = s->files[k].ts_offset;
+		taken = true;
+	}
+	return taken;
 }
 
 /* --test-hold-index FILE: indexing waits while FILE is not there. */
@@ -1138,6 +1176,7 @@ static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trac
 		.session = files->have_session ? &files->session : NULL,
 		.session_name = files->session_name,
 		.trace_id = &files->trace_id,
+		.session_key = files->session_key,
 		.fresh_filters = files->fresh,
 		.problems = &files->problems,
 	};
@@ -1404,20 +1443,47 @@ int main(int argc, char **argv)
 		status = ret ? 1 : 0;
 		goto out_file;
 	}
+	if (cl.nr_files > 1) {
+		/* several files: their session first, for its offsets */
+		const char *paths[NS_MAX_FILES];
+
+		for (int k = 0; k < cl.nr_files; k++)
+			paths[k] = cl.files[k].path;
+		ret = ns_files_traces(&files, paths, cl.nr_files, cl.interactive &&
+				      !cl.no_session && !cl.session_file &&
+				      files.config.session_restore,
+				      cl.interactive && !cl.no_session && files.config.session_save);
+		if (ret)
+			ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
+				    strerror(-ret));
+		session_offsets(&cl, &files);
+	}
 	status = open_trace(&cl, &trace, err, sizeof(err));
 	if (status != GO_ON)
 		goto out_file;
-	/* several files: no session yet (a session is of one file) */
-	ret = ns_files_trace(&files, cl.file, cl.interactive && !cl.no_session &&
-			     !cl.session_file && files.config.session_restore && cl.nr_files < 2,
-			     cl.interactive && !cl.no_session && files.config.session_save &&
-			     cl.nr_files < 2);
-	if (ret)
-		ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
-			    strerror(-ret));
-	status = session_buffers(&cl, &files, &trace, err, sizeof(err));
-	if (status != GO_ON)
-		goto out_file;
+	if (cl.nr_files < 2) {
+		ret = ns_files_trace(&files, cl.file, cl.interactive && !cl.no_session &&
+				     !cl.session_file && files.config.session_restore,
+				     cl.interactive && !cl.no_session && files.config.session_save);
+		if (ret)
+			ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
+				    strerror(-ret));
+		/* one file with an offset in its session: opened again with it */
+		if (!cl.nr_files) {
+			cl.files[0].path = cl.file;
+			cl.nr_files = 1;
+		}
+		if (session_offsets(&cl, &files)) {
+			ns_trace_close(trace);
+			trace = NULL;
+			status = open_trace(&cl, &trace, err, sizeof(err));
+			if (status != GO_ON)
+				goto out_file;
+		}
+		status = session_buffers(&cl, &files, &trace, err, sizeof(err));
+		if (status != GO_ON)
+			goto out_file;
+	}
 	status = start_filters(&cl, &files, trace, &filters, err, sizeof(err));
 	if (status == EXIT_USAGE)
 		goto out;		/* the message names its option */

@@ -344,6 +344,8 @@ int ns_trace_nr_files(const struct ns_trace *trace);
 /* File @k's path, and the file a stream belongs to. */
 const char *ns_trace_file_path(const struct ns_trace *trace, int k);
 int ns_trace_stream_file(const struct ns_trace *trace, int stream);
+/* File @k's --ts-offset: true with it in *@ns, false when it has none. */
+bool ns_trace_file_ts_offset(const struct ns_trace *trace, int k, long long *ns);
 
 /* ---- filter expressions (report -F) and the event catalogue: exprs.c ---- */
 

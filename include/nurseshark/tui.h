@@ -88,6 +88,7 @@ struct ns_tui_setup {
 	const struct ns_session *session;	/* to restore at start */
 	const char *session_name;		/* where it was read, for messages */
 	const struct ns_session_trace_id *trace_id;	/* the trace file, for sessions saved */
+	const char *session_key;	/* several files: their session's name (NULL: one) */
 	const struct ns_filter_set *fresh_filters; /* the filters of a fresh start */
 	const struct ns_diag *problems;		/* found in the files read: status line */
 	/* on the way out (q, SIGINT, SIGTERM, SIGHUP; not a crash): the session to keep */

@@ -421,3 +421,12 @@ int ns_trace_stream_file(const struct ns_trace *trace, int stream)
 		;
 	return k;
 }
+
+bool ns_trace_file_ts_offset(const struct ns_trace *trace, int k, long long *ns)
+{
+	const struct ns_trace *t = trace->multi ? (k >= 0 && k < trace->multi->nr ?
+						   trace->multi->sub[k] : NULL) : (k ? NULL : trace);
+
+	*ns = t && t->opts.has_ts_offset ? t->opts.ts_offset : 0;
+	return t && t->opts.has_ts_offset;
+}
