@@ -143,11 +143,14 @@ void ns_trace_cpu_label(const struct ns_trace *trace, int cpu, char *buf, size_t
 	if (trace->multi) {
 		const char *dot = strstr(name, ".dat");
 
-		if (dot && (dot[4] == '\0' || dot[4] == ':'))
+		/* "a.dat#2:b1" (a second a.dat's instance b1): "a#2:b1" */
+		if (dot && (dot[4] == '\0' || dot[4] == ':' || dot[4] == '#'))
 			n = (size_t)(dot - name);
+		else
+			dot = NULL;
 		snprintf(buf, len, "%.*s%.*s CPU%d", (int)(n < NS_TRACE_LABEL_NAME_W ? n :
 			 NS_TRACE_LABEL_NAME_W), name, NS_TRACE_LABEL_NAME_W + 1,
-			 dot && dot[4] == ':' ? dot + 4 : "", ns_trace_cpu_number(trace, cpu));
+			 dot ? dot + 4 : "", ns_trace_cpu_number(trace, cpu));
 		return;
 	}
 	/* the top buffer's rows keep their plain names */
