@@ -84,8 +84,8 @@ static const struct option long_options[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: nurseshark [FILTERS] [-i FILE | FILE]\n"
-		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE | FILE]\n"
+		"usage: nurseshark [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
+		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE]... | FILE...\n"
 		"       nurseshark --export [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
 		"       nurseshark --stats [-i FILE | FILE]\n"
 		"       nurseshark --summary [--range T0,T1] [FILTERS] [-i FILE | FILE]\n"
@@ -96,8 +96,8 @@ static void usage(FILE *out)
 		"A terminal viewer for trace-cmd's trace.dat files (default ./%s).\n"
 		"\n"
 		"  -i FILE               the trace to read, as in trace-cmd report; several\n"
-		"                        (-i A -i B, or A B): --export merges them in time\n"
-		"                        order, as trace-cmd report -i A -i B\n"
+		"                        (-i A -i B, or A B) are shown on one timeline, and\n"
+		"                        --export merges them as trace-cmd report -i A -i B\n"
 		"  --ts-offset NS        add NS nanoseconds to the timestamps of the -i FILE\n"
 		"                        before it (instead of the file's own offset)\n"
 		"  --buffer NAME         read only the buffers named (repeat it): an instance\n"
@@ -572,14 +572,13 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	if (cl->nr_files)
 		cl->file = cl->files[0].path;
 	cl->named = cl->file != NULL;
-	if (cl->nr_files > 1 && !cl->export) {
-		fprintf(stderr, "nurseshark: several trace files: only --export reads them so "
-			"far, the viewer opens one\n");
+	if (cl->nr_files > 1 && cl->stats) {
+		fprintf(stderr, "nurseshark: several trace files: --stats reads one\n");
 		return EXIT_USAGE;
 	}
-	if (cl->nr_files > 1 && cl->session_file) {
-		fprintf(stderr, "nurseshark: several trace files: -s restores the session of "
-			"one\n");
+	if (cl->nr_files > 1 && !cl->export && cl->nr_buffers) {
+		fprintf(stderr, "nurseshark: several trace files: --buffer chooses the buffers "
+			"of one; the viewer shows every buffer of each\n");
 		return EXIT_USAGE;
 	}
 	if (!cl->file)
@@ -647,7 +646,50 @@ static int read_files(struct cmdline *cl, struct ns_files *files,
 	/* a session names its trace: that one, unless another is named */
 	if (files->have_session && !cl->named && files->session.trace.path)
 		cl->file = files->session.trace.path;
+	/* its files ([files]: several, or offsets), the same way */
+	if (files->have_session && !cl->named && files->session.nr_files) {
+		const struct ns_session *s = &files->session;
+
+		for (int k = 0; k < s->nr_files && k < NS_MAX_FILES; k++) {
+			cl->files[k].path = s->files[k].id.path;
+			cl->files[k].has_ts_offset = s->files[k].has_ts_offset;
+			cl->files[k].ts_offset = s->files[k].ts_offset;
+			cl->nr_files = k + 1;
+		}
+		cl->file = cl->files[0].path;
+	}
 	return GO_ON;
+}
+
+/*
+ * The offsets of a session ([files], saved from --ts-offset or :offset) for
+ * the files the command line gives none, file by file in order, when its
+ * files are the ones open. Returns whether one was taken.
+ */
+static bool session_offsets(struct cmdline *cl, const struct ns_files *files)
+{
+	const struct ns_session *s = &files->session;
+	bool taken = false;
+	int k;
+
+	if (!files->have_session || !cl->nr_files || s->nr_files != cl->nr_files)
+		return false;
+	for (k = 0; k < s->nr_files; k++) {
+		char *abs = realpath(cl->files[k].path, NULL);
+		bool same = abs && !strcmp(abs, s->files[k].id.path);
+
+		free(abs);
+		if (!same)
+			return false;
+	}
+	for (k = 0; k < s->nr_files; k++) {
+		if (cl->files[k].has_ts_offset || !s->files[k].has_ts_offset)
+			continue;
+		cl->files[k].has_ts_offset = true;
+		cl->files[k].ts_offset = s->files[k].ts_offset;
+		taken = true;
+	}
+	return taken;
 }
 
 /* --test-hold-index FILE: indexing waits while FILE is not there. */
@@ -676,7 +718,20 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool fi
 	};
 	int ret;
 
-	*trace = ns_trace_open_async_opts(cl->file, &opts, err, err_len);
+	if (cl->nr_files > 1) {
+		struct ns_trace_open_opts each[NS_MAX_FILES];
+		const char *paths[NS_MAX_FILES];
+
+		for (int k = 0; k < cl->nr_files; k++) {
+			each[k] = opts;
+			each[k].has_ts_offset = cl->files[k].has_ts_offset;
+			each[k].ts_offset = cl->files[k].ts_offset;
+			paths[k] = cl->files[k].path;
+		}
+		*trace = ns_trace_open_files_async(paths, each, cl->nr_files, err, err_len);
+	} else {
+		*trace = ns_trace_open_async_opts(cl->file, &opts, err, err_len);
+	}
 	if (!*trace)
 		return 1;
 	if (!cl->interactive) {
@@ -757,20 +812,27 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 	struct ns_visible *vis[NS_MAX_FILES] = { 0 };
 	const void *args[NS_MAX_FILES];
 	bool filtered = false;
+	struct ns_trace_open_opts opts[NS_MAX_FILES];
+	const char *paths[NS_MAX_FILES];
 	int k, status = 0, ret;
 
-	for (k = 0; k < cl->nr_files && !status; k++) {
-		struct ns_trace_open_opts opts = {
+	for (k = 0; k < cl->nr_files; k++) {
+		opts[k] = (struct ns_trace_open_opts){
 			.buffers = cl->buffers,
 			.nr_buffers = cl->nr_buffers,
 			.has_ts_offset = cl->files[k].has_ts_offset,
 			.ts_offset = cl->files[k].ts_offset,
 			.exit_on_crash = true,	/* --export: no screen */
 		};
-
-		/* one after the other: a file is checked in a child, forked with no threads */
-		traces[k] = ns_trace_open_async_opts(cl->files[k].path, &opts, err, err_len);
-		if (!traces[k] || ns_trace_wait(traces[k], err, err_len)) {
+		paths[k] = cl->files[k].path;
+	}
+	/* indexed all at once */
+	if (ns_trace_open_each(paths, opts, cl->nr_files, traces, &k, err, err_len)) {
+		*about = cl->files[k].path;
+		status = 1;
+	}
+	for (k = 0; k < cl->nr_files && !status; k++) {
+		if (ns_trace_wait(traces[k], err, err_len)) {
 			*about = cl->files[k].path;
 			status = 1;
 		}
@@ -990,6 +1052,123 @@ static int run_record_request(struct record_request *rq)
 	return 1;
 }
 
+/*
+ * :open, :append and :offset (src/tui/commands.c): the files the viewer
+ * starts again on once it has quit, each with its --ts-offset, and the
+ * options that say how it runs (--no-session, --config). The filters are
+ * not carried over: a file's session brings its own back.
+ */
+struct reopen_request {
+	bool want;
+	int nr;
+	char *paths[NS_MAX_FILES];
+	bool has_ts_offset[NS_MAX_FILES];
+	long long ts_offset[NS_MAX_FILES];
+	const struct cmdline *cl;
+};
+
+static struct reopen_request reopen_rq;
+
+static void reopen_init(struct reopen_request *rq, const struct cmdline *cl)
+{
+	int k;
+
+	rq->cl = cl;
+	rq->nr = cl->nr_files ? cl->nr_files : 1;
+	for (k = 0; k < rq->nr; k++) {
+		rq->paths[k] = strdup(cl->nr_files ? cl->files[k].path : cl->file);
+		rq->has_ts_offset[k] = cl->nr_files && cl->files[k].has_ts_offset;
+		rq->ts_offset[k] = cl->nr_files ? cl->files[k].ts_offset : 0;
+	}
+}
+
+static void reopen_free(struct reopen_request *rq)
+{
+	for (int k = 0; k < NS_MAX_FILES; k++) {
+		free(rq->paths[k]);
+		rq->paths[k] = NULL;
+	}
+}
+
+static int reopen_open(void *arg, const char *path, bool append, char *err, size_t err_len)
+{
+	struct reopen_request *rq = arg;
+	char *copy;
+	int k;
+
+	if (access(path, R_OK)) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (append && rq->nr == NS_MAX_FILES) {
+		snprintf(err, err_len, "append: over %d trace files", NS_MAX_FILES);
+		return -1;
+	}
+	copy = strdup(path);
+	if (!copy) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	if (!append) {
+		for (k = 0; k < rq->nr; k++) {
+			free(rq->paths[k]);
+			rq->paths[k] = NULL;
+		}
+		rq->nr = 0;
+	}
+	rq->paths[rq->nr] = copy;
+	rq->has_ts_offset[rq->nr] = false;
+	rq->ts_offset[rq->nr++] = 0;
+	rq->want = true;
+	return 0;
+}
+
+static int reopen_offset(void *arg, int file, long long ns, char *err, size_t err_len)
+{
+	struct reopen_request *rq = arg;
+
+	if (file < 0 || file >= rq->nr || !rq->paths[file]) {
+		snprintf(err, err_len, "offset: no such file");
+		return -1;
+	}
+	rq->has_ts_offset[file] = true;
+	rq->ts_offset[file] = ns;
+	rq->want = true;
+	return 0;
+}
+
+static const struct ns_tui_opener opener = {
+	.open = reopen_open, .offset = reopen_offset, .arg = &reopen_rq,
+};
+
+/* The viewer again on the files asked. Returns only on an error. */
+static int run_reopen_request(struct reopen_request *rq)
+{
+	char *argv[6 + 4 * NS_MAX_FILES + 1], offsets[NS_MAX_FILES][32];
+	int n = 0, k;
+
+	argv[n++] = "nurseshark";
+	if (rq->cl->no_session)
+		argv[n++] = "--no-session";
+	if (rq->cl->config_file) {
+		argv[n++] = "--config";
+		argv[n++] = (char *)rq->cl->config_file;
+	}
+	for (k = 0; k < rq->nr; k++) {
+		argv[n++] = "-i";
+		argv[n++] = rq->paths[k];
+		if (rq->has_ts_offset[k]) {
+			snprintf(offsets[k], sizeof(offsets[k]), "%lld", rq->ts_offset[k]);
+			argv[n++] = "--ts-offset";
+			argv[n++] = offsets[k];
+		}
+	}
+	argv[n] = NULL;
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "nurseshark: cannot start the viewer again: %s\n", strerror(errno));
+	return 1;
+}
+
 /* The viewer, --snapshot or --export, with what main() set up: 0 or a negative errno. */
 static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trace *trace,
 		struct ns_filter_set *filters, char *err, size_t err_len)
@@ -1000,6 +1179,7 @@ static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trac
 		.session = files->have_session ? &files->session : NULL,
 		.session_name = files->session_name,
 		.trace_id = &files->trace_id,
+		.session_key = files->session_key,
 		.fresh_filters = files->fresh,
 		.problems = &files->problems,
 	};
@@ -1011,6 +1191,8 @@ static int show(const struct cmdline *cl, struct ns_files *files, struct ns_trac
 	if (cl->interactive) {
 		record_settings_load(&record_rq, &files->problems);
 		setup.recorder = &recorder;
+		reopen_init(&reopen_rq, cl);
+		setup.opener = &opener;
 	}
 	if (cl->export)
 		return export_shown(trace, filters, err, err_len);
@@ -1250,7 +1432,7 @@ int main(int argc, char **argv)
 	status = read_files(&cl, &files, &schema);
 	if (status != GO_ON)
 		goto out;
-	if (cl.nr_files > 1) {
+	if (cl.nr_files > 1 && cl.export) {
 		status = export_files(&cl, &files, err, sizeof(err), &about);
 		goto out;
 	}
@@ -1265,18 +1447,47 @@ int main(int argc, char **argv)
 		status = ret ? 1 : 0;
 		goto out_file;
 	}
+	if (cl.nr_files > 1) {
+		/* several files: their session first, for its offsets */
+		const char *paths[NS_MAX_FILES];
+
+		for (int k = 0; k < cl.nr_files; k++)
+			paths[k] = cl.files[k].path;
+		ret = ns_files_traces(&files, paths, cl.nr_files, cl.interactive &&
+				      !cl.no_session && !cl.session_file &&
+				      files.config.session_restore,
+				      cl.interactive && !cl.no_session && files.config.session_save);
+		if (ret)
+			ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
+				    strerror(-ret));
+		session_offsets(&cl, &files);
+	}
 	status = open_trace(&cl, &trace, true, err, sizeof(err));
 	if (status != GO_ON)
 		goto out_file;
-	ret = ns_files_trace(&files, cl.file, cl.interactive && !cl.no_session &&
-			     !cl.session_file && files.config.session_restore,
-			     cl.interactive && !cl.no_session && files.config.session_save);
-	if (ret)
-		ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
-			    strerror(-ret));
-	status = session_buffers(&cl, &files, &trace, err, sizeof(err));
-	if (status != GO_ON)
-		goto out_file;
+	if (cl.nr_files < 2) {
+		ret = ns_files_trace(&files, cl.file, cl.interactive && !cl.no_session &&
+				     !cl.session_file && files.config.session_restore,
+				     cl.interactive && !cl.no_session && files.config.session_save);
+		if (ret)
+			ns_diag_add(&files.problems, cl.file, 0, "%s: the session is not kept",
+				    strerror(-ret));
+		/* one file with an offset in its session: opened again with it */
+		if (!cl.nr_files) {
+			cl.files[0].path = cl.file;
+			cl.nr_files = 1;
+		}
+		if (session_offsets(&cl, &files)) {
+			ns_trace_close(trace);
+			trace = NULL;
+			status = open_trace(&cl, &trace, false, err, sizeof(err));
+			if (status != GO_ON)
+				goto out_file;
+		}
+		status = session_buffers(&cl, &files, &trace, err, sizeof(err));
+		if (status != GO_ON)
+			goto out_file;
+	}
 	status = start_filters(&cl, &files, trace, &filters, err, sizeof(err));
 	if (status == EXIT_USAGE)
 		goto out;		/* the message names its option */
@@ -1291,7 +1502,7 @@ int main(int argc, char **argv)
 	goto out;
 out_file:
 	/* the file's name before the reason, as for every error about the trace */
-	about = cl.file;
+	about = cl.nr_files > 1 ? NULL : cl.file;	/* several: the reason names it */
 out:
 	ns_tui_end();		/* the terminal back before any message */
 	if (problems)
@@ -1317,6 +1528,9 @@ out:
 			"%s\n", record_rq.save_error);
 	if (status == 0 && record_rq.start && record_rq.argv)
 		status = run_record_request(&record_rq);
+	else if (status == 0 && reopen_rq.want)
+		status = run_reopen_request(&reopen_rq);
+	reopen_free(&reopen_rq);
 	free(record_rq.argv);
 	free(record_rq.path);
 	return status;

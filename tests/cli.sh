@@ -320,18 +320,18 @@ else
 	echo "SKIP: cli: nm is not installed"
 fi
 
-# Several files: the viewer opens one, so that without --export two files are
-# refused (A B as -i A -i B), and -i A B mixes the two ways: status 2, one
-# line, before either is opened (tests/files.sh checks --export of several)
-for args in "$sample $sample" "-i $sample -i $sample" "-i $sample $sample"; do
+# Several files: --stats reads one, and -i A B mixes the two ways of naming
+# them: status 2, one line, before either is opened (tests/files.sh checks
+# --export of several, tests/viewfiles.sh the viewer)
+for args in "--stats $sample $sample" "--stats -i $sample -i $sample" "-i $sample $sample"; do
 	# shellcheck disable=SC2086
 	run $args
 	case $args in
 	"-i $sample $sample") want="nurseshark: name the traces with -i or after the options, not both" ;;
-	*) want="nurseshark: several trace files: only --export reads them so far, the viewer opens one" ;;
+	*) want="nurseshark: several trace files: --stats reads one" ;;
 	esac
 	if [ "$rc" -eq 2 ] && [ "$(cat "$err")" = "$want" ] && [ ! -s "$out" ]; then
-		echo "PASS: cli: two trace files without --export refused ($args)"
+		echo "PASS: cli: two trace files refused ($args)"
 	else
 		echo "FAIL: cli: two trace files ($args): status $rc, stderr '$(head -c 200 "$err")'"
 	fi

@@ -147,9 +147,11 @@ refused "--ts-offset before any -i" 2 "nurseshark: --ts-offset must come after -
 	--export --ts-offset 5 -i "$sample"
 refused "--ts-offset 1x" 2 "nurseshark: --ts-offset 1x: want nanoseconds, e.g. -2500000000" \
 	--export -i "$sample" --ts-offset 1x
-refused "two files in the viewer" 2 \
-	"nurseshark: several trace files: only --export reads them so far, the viewer opens one" \
-	--snapshot 80x24 -i "$sample" -i "$inst"
+refused "two files with --stats" 2 "nurseshark: several trace files: --stats reads one" \
+	--stats -i "$sample" -i "$inst"
+refused "two files in the viewer with --buffer" 2 \
+	"nurseshark: several trace files: --buffer chooses the buffers of one; the viewer shows every buffer of each" \
+	--snapshot 80x24 --buffer top -i "$sample" -i "$inst"
 refused "a second file that is not there: its name, no output" 1 \
 	"nurseshark: $tmp/none.dat: No such file or directory" --export -i "$sample" -i "$tmp/none.dat"
 

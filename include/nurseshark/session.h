@@ -217,6 +217,14 @@ enum ns_session_part {
 	NS_SESS_SEARCH		= 1 << 15,
 	NS_SESS_PLOT_ROWS	= 1 << 16,	/* latency and field plots */
 	NS_SESS_STREAMS		= 1 << 17,	/* [streams] the buffers read, the file's */
+	NS_SESS_FILES		= 1 << 18,	/* [files] several files, offsets */
+};
+
+/* [files] (files_entry.c): a file of the trace shown, and its --ts-offset. */
+struct ns_session_file {
+	struct ns_session_trace_id id;
+	bool has_ts_offset;
+	long long ts_offset;
 };
 
 #define NS_SESSION_GRAPH_ROWS_MAX	4096
@@ -249,7 +257,25 @@ struct ns_session {
 	int nr_buffers;
 	char **file_buffers;		/* every buffer the file had */
 	int nr_file_buffers;
+
+	/* [files]: every file shown, with its offset; owned (kept when there
+	 * are several files or an offset) */
+	struct ns_session_file *files;
+	int nr_files;
 };
+
+/*
+ * Several files: the name their sessions are kept under (the files' absolute
+ * paths, one a line), for ns_session_auto_path(); NULL when out of memory.
+ */
+char *ns_session_files_key(const char *const *paths, int n);
+/*
+ * A session's files against those open in @trace: each that moved (another
+ * path) or changed (size, time) since, and a count that differs, said in
+ * @diag as for one file.
+ */
+void ns_session_compare_files(const struct ns_session *s, const struct ns_trace *trace,
+			      const char *what, struct ns_diag *diag);
 
 /* 0 or -ENOMEM. An empty session (have == 0) with an empty filter set. */
 int ns_session_init(struct ns_session *s);
@@ -508,6 +534,7 @@ struct ns_files {
 	char *session_name;		/* the file it was read from */
 	struct ns_session_trace_id trace_id;
 	char *auto_path;		/* the trace's own session, saved on exit; NULL: not */
+	char *session_key;		/* several files: what names their session (else NULL) */
 	struct ns_filter_set *fresh;	/* the filters of a start without the session */
 	struct ns_diag problems;	/* every problem found, for the status line */
 	int saved, save_failed;		/* what ns_files_at_exit() did */
@@ -530,6 +557,8 @@ int ns_files_read_session(struct ns_files *f, const char *path);
  * Returns 0, or a negative errno when the trace cannot be stat'ed.
  */
 int ns_files_trace(struct ns_files *f, const char *trace_path, int restore, int save);
+/* The same for several files (their session named by ns_session_files_key()). */
+int ns_files_traces(struct ns_files *f, const char *const *paths, int n, int restore, int save);
 /* --filters FILE: its entries (those @trace can use) replace @fs's. */
 int ns_files_read_filters(struct ns_files *f, struct ns_trace *trace, struct ns_filter_set *fs,
 			  const char *path);

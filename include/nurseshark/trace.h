@@ -324,6 +324,36 @@ const char *ns_trace_file_label(const struct ns_trace *trace);
 int ns_trace_export_files(struct ns_trace *const *traces, int n, FILE *out,
 			  int (*shown)(const void *arg, uint64_t row), const void *const *args);
 
+/*
+ * Several files on one timeline (multi.c), as `trace-cmd report -i A -i B`
+ * and KernelShark's File > Append: each file is opened with its own
+ * @opts[k] (its --ts-offset, its --buffer) and indexed in parallel, and
+ * the trace returned shows them all: each buffer of each file a stream,
+ * named after the file's base name ("a.dat", "a.dat:b1" for an instance),
+ * slots one file after the other, event types one catalogue (by system and
+ * name), rows merged in time order (ties to the earlier file). Used as any
+ * trace opened by ns_trace_open_async(); ns_trace_path() gives the first
+ * file's path. @opts may be NULL.
+ */
+#define NS_TRACE_MAX_FILES 64
+struct ns_trace *ns_trace_open_files_async(const char *const *paths,
+					   const struct ns_trace_open_opts *opts, int n,
+					   char *err, size_t err_len);
+/*
+ * The files as traces of their own (ns_trace_export_files()), indexed in
+ * parallel: 0 with @out[0..n) each to ns_trace_wait() and close, or -1
+ * with the reason in @err about file *@failed (and nothing left open).
+ */
+int ns_trace_open_each(const char *const *paths, const struct ns_trace_open_opts *opts, int n,
+		       struct ns_trace **out, int *failed, char *err, size_t err_len);
+/* How many files the trace shows (1 for a trace of one file). */
+int ns_trace_nr_files(const struct ns_trace *trace);
+/* File @k's path, and the file a stream belongs to. */
+const char *ns_trace_file_path(const struct ns_trace *trace, int k);
+int ns_trace_stream_file(const struct ns_trace *trace, int stream);
+/* File @k's --ts-offset: true with it in *@ns, false when it has none. */
+bool ns_trace_file_ts_offset(const struct ns_trace *trace, int k, long long *ns);
+
 /* ---- filter expressions (report -F) and the event catalogue: exprs.c ---- */
 
 #define NS_TRACE_EXPRS_MAX	64	/* expressions in one struct ns_trace_exprs */

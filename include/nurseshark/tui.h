@@ -63,6 +63,21 @@ struct ns_tui_recorder {
  * What main.c hands the front end besides the trace, for either entry
  * point below; a zeroed struct (or NULL) gives the defaults.
  */
+/*
+ * Files opened from the viewer (:open, :append, :offset), as KernelShark's
+ * File > Open, File > Append and Tools > Add Time Offset: main.c takes the
+ * request, the viewer quits (its session kept as on q) and main.c starts
+ * it again on the files asked. @open: @path replaces what is open (@append
+ * false) or is added to it (true); @offset: file @file's timestamps (all
+ * its buffers) shifted by @ns, as its --ts-offset. Each returns 0, or -1
+ * with the reason in @err and nothing asked.
+ */
+struct ns_tui_opener {
+	int (*open)(void *arg, const char *path, bool append, char *err, size_t err_len);
+	int (*offset)(void *arg, int file, long long ns, char *err, size_t err_len);
+	void *arg;
+};
+
 struct ns_tui_setup {
 	/* the filters, task rows and hidden CPU rows to start with; the front
 	 * end changes it as the user filters; NULL: an empty set of its own */
@@ -73,6 +88,7 @@ struct ns_tui_setup {
 	const struct ns_session *session;	/* to restore at start */
 	const char *session_name;		/* where it was read, for messages */
 	const struct ns_session_trace_id *trace_id;	/* the trace file, for sessions saved */
+	const char *session_key;	/* several files: their session's name (NULL: one) */
 	const struct ns_filter_set *fresh_filters; /* the filters of a fresh start */
 	const struct ns_diag *problems;		/* found in the files read: status line */
 	/* on the way out (q, SIGINT, SIGTERM, SIGHUP; not a crash): the session to keep */
@@ -82,6 +98,8 @@ struct ns_tui_setup {
 	const struct ns_tui_live *live;
 	/* the Record screen (NULL: it says recording is not offered here) */
 	const struct ns_tui_recorder *recorder;
+	/* :open, :append, :offset (NULL: they say they need the viewer) */
+	const struct ns_tui_opener *opener;
 };
 
 /* ns_tui_run() and ns_tui_snapshot() with a setup (NULL: the defaults). */

@@ -36,6 +36,7 @@ void ns_files_free(struct ns_files *f)
 	ns_filter_set_free(f->fresh);
 	free(f->session_name);
 	free(f->auto_path);
+	free(f->session_key);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -65,7 +66,25 @@ int ns_files_read_session(struct ns_files *f, const char *path)
 	return 0;
 }
 
+static int files_trace(struct ns_files *f, const char *trace_path, const char *key, int restore,
+		       int save);
+
 int ns_files_trace(struct ns_files *f, const char *trace_path, int restore, int save)
+{
+	return files_trace(f, trace_path, NULL, restore, save);
+}
+
+int ns_files_traces(struct ns_files *f, const char *const *paths, int n, int restore, int save)
+{
+	free(f->session_key);
+	f->session_key = n > 1 ? ns_session_files_key(paths, n) : NULL;
+	if (n > 1 && !f->session_key)
+		return -ENOMEM;
+	return files_trace(f, paths[0], f->session_key, restore, save);
+}
+
+static int files_trace(struct ns_files *f, const char *trace_path, const char *key, int restore,
+		       int save)
 {
 	char err[256], *dir;
 	struct stat st;
@@ -94,7 +113,7 @@ int ns_files_trace(struct ns_files *f, const char *trace_path, int restore, int 
 		}
 	}
 	free(f->auto_path);
-	f->auto_path = ns_session_auto_path(dir, f->trace_id.path);
+	f->auto_path = ns_session_auto_path(dir, key ? key : f->trace_id.path);
 	free(dir);
 	if (restore && !f->have_session && f->auto_path && !stat(f->auto_path, &st) &&
 	    !ns_session_read(&f->session, f->auto_path, &f->problems)) {

@@ -138,4 +138,11 @@ void ns_session_streams_entry(struct ns_ini *ini, struct ns_session *s, const ch
 			      const char *v);
 void ns_session_write_streams(const struct ns_session *s, FILE *out);
 
+/* files_entry.c: [files] */
+void ns_session_free_files(struct ns_session *s);
+int ns_session_capture_files(struct ns_session *s, const struct ns_trace *trace);
+void ns_session_files_entry(struct ns_ini *ini, struct ns_session *s, const char *name,
+			    const char *value);
+void ns_session_write_files(const struct ns_session *s, FILE *out);
+
 #endif

@@ -25,6 +25,7 @@
  *              plot = sched_switch prev_prio        as its command
  *   [search]   text, column, mode, direction, ignore-case
  *   [streams]  file-buffer = top, buffer = top      one line each, see streams.c
+ *   [files]    file = /home/ann/b.dat, size, mtime, ts-offset   files_entry.c
  *
  * Times are seconds with nine decimals, so that they are exact nanoseconds
  * and still read as the screen shows them. Rows are the list's # column. A
@@ -54,6 +55,7 @@ void ns_session_free(struct ns_session *s)
 	ns_session_trace_id_free(&s->trace);
 	ns_filter_set_free(s->filters);
 	ns_session_free_streams(s);
+	ns_session_free_files(s);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -116,7 +118,7 @@ int ns_session_capture(struct ns_session *s, const struct ns_session_trace_id *i
 		   NS_SESS_MARKER_A | NS_SESS_MARKER_B;
 	if (s->nr_events)
 		s->have |= NS_SESS_SELECTED;
-	if (ns_session_capture_streams(s, view->trace))
+	if (ns_session_capture_streams(s, view->trace) || ns_session_capture_files(s, view->trace))
 		return -ENOMEM;
 	if (filters) {
 		ns_filter_set_free(s->filters);
@@ -545,7 +547,7 @@ static void search_entry(struct ns_ini *ini, struct reader *r, const char *name,
 }
 
 static const char *const sections[] = {
-	"trace", "view", "markers", "panes", "filters", "graph", "search", "streams",
+	"trace", "view", "markers", "panes", "filters", "graph", "search", "streams", "files",
 };
 
 static void session_entry(struct ns_ini *ini, void *user, const char *section,
@@ -561,7 +563,7 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 			r->known_section |= !strcmp(section, sections[i]);
 		if (!r->known_section)
 			ns_ini_error(ini, "unknown section [%s]; its entries are skipped (trace, "
-				     "view, markers, panes, filters, graph, search, streams)",
+				     "view, markers, panes, filters, graph, search, streams, files)",
 				     section);
 		/* an empty [filters] or [graph] says there were none, which also restores */
 		if (!strcmp(section, "filters"))
@@ -576,7 +578,8 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 	}
 	if (!r->known_section)
 		return;
-	if (strcmp(section, "filters") && strcmp(section, "graph") && strcmp(section, "streams"))
+	if (strcmp(section, "filters") && strcmp(section, "graph") && strcmp(section, "streams") &&
+	    strcmp(section, "files"))
 		ns_ini_once(ini, &r->seen, section, name);
 	if (!strcmp(section, "trace"))
 		trace_entry(ini, s, name, value);
@@ -594,6 +597,8 @@ static void session_entry(struct ns_ini *ini, void *user, const char *section,
 		search_entry(ini, r, name, value);
 	else if (!strcmp(section, "streams"))
 		ns_session_streams_entry(ini, s, name, value);
+	else if (!strcmp(section, "files"))
+		ns_session_files_entry(ini, s, name, value);
 }
 
 int ns_session_parse(struct ns_session *s, const char *name, const char *data, size_t len,
@@ -741,6 +746,7 @@ int ns_session_write(const struct ns_session *s, FILE *out)
 	}
 	if (s->have & NS_SESS_STREAMS)
 		ns_session_write_streams(s, out);
+	ns_session_write_files(s, out);
 	return ferror(out) ? -EIO : 0;
 }
 

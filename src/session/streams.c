@@ -59,6 +59,10 @@ int ns_session_capture_streams(struct ns_session *s, const struct ns_trace *trac
 	int i, ret = 0;
 
 	ns_session_free_streams(s);
+	s->have &= ~NS_SESS_STREAMS;
+	/* several files read every buffer of each: [files] says which files */
+	if (ns_trace_nr_files(trace) > 1)
+		return 0;
 	for (i = 0; !ret && i < ns_trace_nr_streams(trace); i++) {
 		ns_filter_stream_name(trace, i, name, sizeof(name));
 		ret = push_name(&s->buffers, &s->nr_buffers, name);

@@ -35,6 +35,12 @@ size_t ns_trace_index_bytes(const struct ns_trace *trace)
 	size_t bytes = trace->nr_order * trace->nr_cpus * sizeof(*trace->order);
 	int cpu;
 
+	if (trace->multi) {
+		for (cpu = 0; cpu < trace->multi->nr; cpu++)
+			bytes += ns_trace_index_bytes(trace->multi->sub[cpu]);
+		return bytes;
+	}
+
 	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
 		const struct ns_cpu *c = &trace->cpus[cpu];
 
@@ -81,6 +87,16 @@ const char *ns_trace_task_comm(const struct ns_trace *trace, int pid)
 
 	if (pid == 0)
 		return "<idle>";
+	if (trace->multi) {
+		int k;
+
+		for (k = 0; k < trace->multi->nr; k++) {
+			task = ns_tasks_find(&trace->multi->sub[k]->tasks, pid);
+			if (task && task->comm[0])
+				return task->comm;
+		}
+		return ns_trace_task_comm(trace->multi->sub[0], pid);
+	}
 	task = ns_tasks_find(&trace->tasks, pid);
 	if (task && task->comm[0])
 		return task->comm;
@@ -89,7 +105,14 @@ const char *ns_trace_task_comm(const struct ns_trace *trace, int pid)
 
 const char *ns_trace_event_name(const struct ns_trace *trace, int type)
 {
-	struct tep_event *event = tep_find_event(trace->tep, type);
+	struct tep_event *event;
+
+	if (trace->multi) {
+		const struct ns_trace *sub = ns_multi_type(trace, &type);
+
+		return sub ? ns_trace_event_name(sub, type) : "(NULL)";
+	}
+	event = tep_find_event(trace->tep, type);
 
 	return event ? event->name : "(NULL)";
 }

@@ -35,17 +35,65 @@ struct ns_trace_exprs {
 	int nr;
 	char *text[NS_TRACE_EXPRS_MAX];
 	struct tep_event_filter *filter[NS_TRACE_EXPRS_MAX];
+	/*
+	 * Several files: the expressions of each file, and where expression
+	 * i is among them (-1: it names no event of that file, so it never
+	 * matches there, as report's -F for an event a file lacks).
+	 */
+	struct ns_trace_exprs **sub;
+	int8_t (*at)[NS_TRACE_EXPRS_MAX];
 };
 
 struct ns_trace_exprs *ns_trace_exprs_alloc(struct ns_trace *trace)
 {
 	struct ns_trace_exprs *f = calloc(1, sizeof(*f));
+	int k;
 
 	if (f) {
 		f->trace = trace;
 		f->tep = trace->tep;
 	}
+	if (f && trace->multi) {
+		f->sub = calloc((size_t)trace->multi->nr, sizeof(*f->sub));
+		f->at = calloc((size_t)trace->multi->nr, sizeof(*f->at));
+		for (k = 0; f->sub && f->at && k < trace->multi->nr; k++)
+			if (!(f->sub[k] = ns_trace_exprs_alloc(trace->multi->sub[k])))
+				break;
+		if (!f->sub || !f->at || k < trace->multi->nr) {
+			ns_trace_exprs_free(f);
+			return NULL;
+		}
+	}
 	return f;
+}
+
+/* Several files: @text for each file that knows its events. */
+static int multi_add(struct ns_trace_exprs *f, const char *text, char *err, size_t err_len)
+{
+	const struct ns_multi *m = f->trace->multi;
+	char why[256] = "";
+	int k, i, ok = 0;
+
+	if (f->nr >= NS_TRACE_EXPRS_MAX) {
+		snprintf(err, err_len, "at most %d filter expressions", NS_TRACE_EXPRS_MAX);
+		return -E2BIG;
+	}
+	for (k = 0; k < m->nr; k++) {
+		i = ns_trace_exprs_add(f->sub[k], text, k ? why : err, k ? sizeof(why) : err_len);
+		f->at[k][f->nr] = (int8_t)(i >= 0 ? i : -1);
+		ok += i >= 0;
+	}
+	if (!ok) {
+		for (k = 0; k < m->nr; k++)	/* taken out again: none took it */
+			f->at[k][f->nr] = -1;
+		return -EINVAL;
+	}
+	f->text[f->nr] = strdup(text);
+	if (!f->text[f->nr]) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	return f->nr++;
 }
 
 void ns_trace_exprs_free(struct ns_trace_exprs *f)
@@ -54,6 +102,10 @@ void ns_trace_exprs_free(struct ns_trace_exprs *f)
 
 	if (!f)
 		return;
+	for (i = 0; f->sub && i < f->trace->multi->nr; i++)
+		ns_trace_exprs_free(f->sub[i]);
+	free(f->sub);
+	free(f->at);
 	for (i = 0; i < f->nr; i++) {
 		if (f->filter[i])
 			tep_filter_free(f->filter[i]);
@@ -182,13 +234,15 @@ int ns_trace_exprs_add(struct ns_trace_exprs *f, const char *text, char *err, si
 	struct tep_event_filter *filter;
 	char *copy;
 
-	if (f->nr >= NS_TRACE_EXPRS_MAX) {
-		snprintf(err, err_len, "at most %d filter expressions", NS_TRACE_EXPRS_MAX);
-		return -E2BIG;
-	}
 	if (!text || !*text) {
 		snprintf(err, err_len, "empty filter");
 		return -EINVAL;
+	}
+	if (f->sub)
+		return multi_add(f, text, err, err_len);
+	if (f->nr >= NS_TRACE_EXPRS_MAX) {
+		snprintf(err, err_len, "at most %d filter expressions", NS_TRACE_EXPRS_MAX);
+		return -E2BIG;
 	}
 	if (probe(f->tep, text, err, err_len))
 		return -EINVAL;
@@ -212,6 +266,26 @@ struct ns_trace_exprs *ns_trace_exprs_clone(const struct ns_trace_exprs *f)
 	char err[256];
 	int i;
 
+	if (c && f->sub) {
+		for (i = 0; i < f->trace->multi->nr; i++) {
+			ns_trace_exprs_free(c->sub[i]);
+			c->sub[i] = ns_trace_exprs_clone(f->sub[i]);
+			if (!c->sub[i]) {
+				ns_trace_exprs_free(c);
+				return NULL;
+			}
+		}
+		memcpy(c->at, f->at, (size_t)f->trace->multi->nr * sizeof(*f->at));
+		for (i = 0; i < f->nr; i++) {
+			c->text[i] = strdup(f->text[i]);
+			c->nr = i + 1;
+			if (!c->text[i]) {
+				ns_trace_exprs_free(c);
+				return NULL;
+			}
+		}
+		return c;
+	}
 	for (i = 0; c && i < f->nr; i++) {
 		/* checked once already (probe()): compile it again, as it is */
 		c->filter[i] = compile(c->tep, f->text[i], err, sizeof(err));
@@ -231,6 +305,16 @@ int ns_trace_exprs_check(struct ns_trace *trace, const char *text, char *err, si
 
 	if (!text || !*text) {
 		snprintf(err, err_len, "empty filter");
+		return -EINVAL;
+	}
+	if (trace->multi) {	/* good if some file takes it */
+		char why[256];
+		int k;
+
+		for (k = 0; k < trace->multi->nr; k++)
+			if (!ns_trace_exprs_check(trace->multi->sub[k], text, k ? why : err,
+						  k ? sizeof(why) : err_len))
+				return 0;
 		return -EINVAL;
 	}
 	if (probe(trace->tep, text, err, err_len))
@@ -254,6 +338,17 @@ int ns_trace_exprs_type(const struct ns_trace_exprs *f, int i, int type)
 
 	if (i < 0 || i >= f->nr)
 		return NS_TRACE_EXPRS_NEVER;
+	if (f->sub) {
+		/* the first file with events of @type says (they share its format) */
+		for (k = 0; k < f->trace->multi->nr; k++) {
+			int t = ns_multi_sub_type(f->trace, k, type);
+
+			if (t >= 0)
+				return f->at[k][i] < 0 ? NS_TRACE_EXPRS_NEVER :
+				       ns_trace_exprs_type(f->sub[k], f->at[k][i], t);
+		}
+		return NS_TRACE_EXPRS_NEVER;
+	}
 	filter = f->filter[i];
 	/* no event at all in it: report counts every record as matching */
 	if (!filter->filters)
@@ -307,6 +402,23 @@ int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, 
 	int i, ret = 0;
 
 	*match = 0;
+	if (f->sub) {
+		int k = ns_multi_file_of_slot(f->trace, cpu);
+		uint64_t w = 0, got = 0;
+
+		if (!ns_multi_slot(f->trace, &cpu))
+			return -EIO;
+		for (i = 0; i < f->nr; i++)
+			if ((want & (1ull << i)) && f->at[k][i] >= 0)
+				w |= 1ull << f->at[k][i];
+		if (!w)
+			return 0;
+		ret = ns_trace_exprs_match_r(f->sub[k], r ? r->subs[k] : NULL, cpu, idx, w, &got);
+		for (i = 0; i < f->nr; i++)
+			if (f->at[k][i] >= 0 && (got & (1ull << f->at[k][i])))
+				*match |= 1ull << i;
+		return ret;
+	}
 	rec = r ? ns_trace_read_r(r, cpu, idx) : ns_trace_read(f->trace, cpu, idx);
 	if (!rec)
 		return ns_trace_changed(f->trace) ? -ESTALE : -EIO;
@@ -336,6 +448,8 @@ int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, 
 
 int ns_trace_nr_event_types(const struct ns_trace *trace)
 {
+	if (trace->multi)
+		return trace->multi->nr_types;
 	return tep_get_events_count(trace->tep);
 }
 
@@ -343,6 +457,8 @@ int ns_trace_event_type_at(const struct ns_trace *trace, int i)
 {
 	struct tep_event *event;
 
+	if (trace->multi)
+		return i >= 0 && i < trace->multi->nr_types ? trace->multi->types[i] : -ERANGE;
 	if (i < 0 || i >= tep_get_events_count(trace->tep))
 		return -ERANGE;
 	event = tep_get_event(trace->tep, i);
@@ -351,14 +467,32 @@ int ns_trace_event_type_at(const struct ns_trace *trace, int i)
 
 const char *ns_trace_event_system(const struct ns_trace *trace, int type)
 {
-	struct tep_event *event = tep_find_event(trace->tep, type);
+	struct tep_event *event;
+
+	if (trace->multi) {
+		const struct ns_trace *sub = ns_multi_type(trace, &type);
+
+		return sub ? ns_trace_event_system(sub, type) : "";
+	}
+	event = tep_find_event(trace->tep, type);
 
 	return event && event->system ? event->system : "";
 }
 
 int ns_trace_event_type(const struct ns_trace *trace, const char *system, const char *name)
 {
-	struct tep_event *event = tep_find_event_by_name(trace->tep, system, name);
+	struct tep_event *event;
+
+	if (trace->multi) {
+		for (int k = 0; k < trace->multi->nr; k++) {
+			int t = ns_trace_event_type(trace->multi->sub[k], system, name);
+
+			if (t >= 0)
+				return ns_multi_type_of(trace, k, t);
+		}
+		return -ENOENT;
+	}
+	event = tep_find_event_by_name(trace->tep, system, name);
 
 	return event ? event->id : -ENOENT;
 }

@@ -34,6 +34,15 @@ int ns_trace_field_check(struct ns_trace *trace, int type, const char *name, cha
 	struct tep_format_field *f;
 	int ret = 0;
 
+	if (trace->multi) {
+		struct ns_trace *sub = ns_multi_type(trace, &type);
+
+		if (!sub) {
+			snprintf(err, err_len, "no event of type %d", type);
+			return -ENOENT;
+		}
+		return ns_trace_field_check(sub, type, name, err, err_len);
+	}
 	pthread_mutex_lock(&trace->tep_lock);
 	f = find_field(trace, type, name);
 	if (!f) {
@@ -60,6 +69,51 @@ static int64_t value_of(const struct tep_format_field *f, const struct tep_recor
 	return (int64_t)v;
 }
 
+/* Several files: each file's events of the types it has, with the trace's slot. */
+struct multi_field {
+	int slot0, which[NS_TRACE_FIELD_TYPES];
+	int (*fn)(void *arg, const struct ns_trace_field_value *v);
+	void *arg;
+};
+
+static int multi_one(void *arg, const struct ns_trace_field_value *v)
+{
+	const struct multi_field *mf = arg;
+	struct ns_trace_field_value w = *v;
+
+	w.cpu += mf->slot0;
+	w.which = mf->which[v->which];
+	return mf->fn(mf->arg, &w);
+}
+
+static int multi_scan(struct ns_trace *trace, const int *types, const char *const *fields,
+		      int n, int (*fn)(void *arg, const struct ns_trace_field_value *v), void *arg)
+{
+	const struct ns_multi *m = trace->multi;
+	int k, i, ret = 0, found = 0;
+
+	for (k = 0; k < m->nr && !ret; k++) {
+		struct multi_field mf = { m->first_slot[k], { 0 }, fn, arg };
+		const char *f[NS_TRACE_FIELD_TYPES];
+		int t[NS_TRACE_FIELD_TYPES], nt = 0;
+
+		for (i = 0; i < n; i++) {
+			int st = ns_multi_sub_type(trace, k, types[i]);
+
+			if (st < 0)
+				continue;
+			t[nt] = st;
+			f[nt] = fields[i];
+			mf.which[nt++] = i;
+		}
+		if (!nt)
+			continue;
+		ret = ns_trace_field_scan(m->sub[k], t, f, nt, multi_one, &mf);
+		found++;
+	}
+	return !ret && !found ? -EINVAL : ret;
+}
+
 int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *const *fields,
 			int n, int (*fn)(void *arg, const struct ns_trace_field_value *v),
 			void *arg)
@@ -71,6 +125,8 @@ int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *co
 
 	if (n < 1 || n > NS_TRACE_FIELD_TYPES)
 		return -EINVAL;
+	if (trace->multi)
+		return multi_scan(trace, types, fields, n, fn, arg);
 	pthread_mutex_lock(&trace->tep_lock);
 	for (k = 0; k < n; k++) {
 		f[k] = find_field(trace, types[k], fields[k]);

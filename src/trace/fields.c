@@ -87,6 +87,11 @@ int ns_trace_event_detail(struct ns_trace *trace, int cpu, uint64_t idx,
 	uint64_t lo, hi;
 	int ret = 0, pass;
 
+	if (trace->multi) {
+		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+
+		return sub ? ns_trace_event_detail(sub, cpu, idx, d) : -EIO;
+	}
 	d->nr_fields = 0;
 	d->system[0] = d->name[0] = '\0';
 	rec = ns_trace_read(trace, cpu, idx);

@@ -34,6 +34,12 @@ int ns_trace_read_failed(struct ns_trace *trace, int err)
 
 bool ns_trace_changed(const struct ns_trace *trace)
 {
+	if (trace->multi) {
+		for (int k = 0; k < trace->multi->nr; k++)
+			if (ns_trace_changed(trace->multi->sub[k]))
+				return true;
+		return false;
+	}
 	return atomic_load_explicit(&trace->changed, memory_order_relaxed);
 }
 
@@ -184,7 +190,7 @@ struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx)
 		return NULL;
 	c = &trace->cpus[cpu];
 	if (trace->pages)
-		return ns_trace_read_r(&(struct ns_trace_reader){ trace, NULL }, cpu, idx);
+		return ns_trace_read_r(&(struct ns_trace_reader){ trace, NULL, NULL }, cpu, idx);
 	/* the libtracecmd path: its one handle, for the screen's thread only */
 	if (trace->compressed && trace->bytes_read > NS_RECYCLE_BYTES && ns_trace_recycle(trace))
 		return NULL;
@@ -268,6 +274,12 @@ void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec)
  */
 bool ns_trace_can_make_readers(const struct ns_trace *trace)
 {
+	if (trace->multi) {
+		for (int k = 0; k < trace->multi->nr; k++)
+			if (!ns_trace_can_make_readers(trace->multi->sub[k]))
+				return false;
+		return true;
+	}
 	return trace->pages && trace->tep_shared;
 }
 
@@ -277,6 +289,26 @@ struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 
 	if (!ns_trace_can_make_readers(trace))
 		return NULL;
+	if (trace->multi) {
+		int k;
+
+		r = calloc(1, sizeof(*r));
+		if (r)
+			r->subs = calloc((size_t)trace->multi->nr, sizeof(*r->subs));
+		if (!r || !r->subs) {
+			free(r);
+			return NULL;
+		}
+		r->trace = trace;
+		for (k = 0; k < trace->multi->nr; k++) {
+			r->subs[k] = ns_trace_reader_new(trace->multi->sub[k]);
+			if (!r->subs[k]) {
+				ns_trace_reader_free(r);
+				return NULL;
+			}
+		}
+		return r;
+	}
 	r = calloc(1, sizeof(*r));
 	if (r)
 		r->cur = calloc(trace->nr_cpus + 1, sizeof(*r->cur));
@@ -295,6 +327,13 @@ void ns_trace_reader_free(struct ns_trace_reader *r)
 
 	if (!r)
 		return;
+	if (r->subs) {
+		for (cpu = 0; cpu < r->trace->multi->nr; cpu++)
+			ns_trace_reader_free(r->subs[cpu]);
+		free(r->subs);
+		free(r);
+		return;
+	}
 	for (cpu = 0; cpu < r->trace->nr_cpus; cpu++)
 		if (r->cur[cpu].rd)
 			ns_pages_iter_close(r->cur[cpu].rd);
@@ -310,6 +349,9 @@ void ns_trace_reader_free(struct ns_trace_reader *r)
  */
 void ns_trace_forked(struct ns_trace *trace)
 {
+	if (trace->multi)
+		for (int k = 0; k < trace->multi->nr; k++)
+			ns_trace_forked(trace->multi->sub[k]);
 	trace->forked = true;
 }
 
@@ -317,7 +359,7 @@ void ns_trace_forked(struct ns_trace *trace)
 void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec)
 {
 	if (trace->pages)
-		ns_trace_read_done_r(&(struct ns_trace_reader){ trace, NULL }, rec);
+		ns_trace_read_done_r(&(struct ns_trace_reader){ trace, NULL, NULL }, rec);
 	else if (rec)
 		tracecmd_free_record(rec);
 }
@@ -352,6 +394,11 @@ static const char *row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uint6
 
 const char *ns_trace_row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row)
 {
+	if (trace->multi) {
+		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+
+		return sub ? ns_trace_row_comm(sub, cpu, idx, UINT64_MAX) : "";
+	}
 	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
 		return "";
 	return row_comm(trace, cpu, idx, row, ns_trace_ev_pid(trace, cpu, idx));
@@ -442,6 +489,15 @@ int ns_trace_format_info(struct ns_trace *trace, int cpu, uint64_t idx, struct n
 	struct tep_record *rec;
 	int ret;
 
+	if (trace->multi) {
+		int slot = cpu;
+		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+
+		ret = sub ? ns_trace_format_info(sub, cpu, idx, txt) : -ENOENT;
+		txt->slot = slot;
+		return ret;
+	}
+
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
 		return ns_trace_changed(trace) ? -ESTALE : -EIO;
@@ -460,6 +516,15 @@ int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_eve
 	struct tep_record *rec;
 	char time_raw[32];
 	int ret;
+
+	if (trace->multi) {
+		int slot = cpu;
+		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+
+		ret = sub ? ns_trace_format(sub, cpu, idx, txt) : -ENOENT;
+		txt->slot = slot;
+		return ret;
+	}
 
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
@@ -496,6 +561,37 @@ static void export_line(struct ns_trace *trace, FILE *out, const struct ns_event
 		len < 20 ? (int)(20 - len) : 0, "", txt->info);
 }
 
+/* Several files: the file's line after its stream's name, as report -i A -i B. */
+static int multi_format_line(struct ns_trace *trace, int cpu, uint64_t idx,
+			     struct ns_event_text *txt, char **line, size_t *size)
+{
+	int slot = cpu, ret, n;
+	struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+	const char *name = ns_trace_stream_name(trace, ns_trace_cpu_stream(trace, slot));
+	size_t len;
+
+	if (!sub)
+		return -ENOENT;
+	ret = ns_trace_format_line(sub, cpu, idx, UINT64_MAX, txt, line, size);
+	txt->slot = slot;
+	if (ret || !line)
+		return ret;
+	len = strlen(name) + 2;
+	n = (int)strlen(*line);
+	if ((size_t)n + len + 1 > *size) {
+		char *p = realloc(*line, (size_t)n + len + 1);
+
+		if (!p)
+			return -ENOMEM;
+		*line = p;
+		*size = (size_t)n + len + 1;
+	}
+	memmove(*line + len, *line, (size_t)n + 1);
+	memcpy(*line, name, len - 2);
+	memcpy(*line + len - 2, ": ", 2);
+	return 0;
+}
+
 int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
 			 struct ns_event_text *txt, char **line, size_t *size)
 {
@@ -504,6 +600,8 @@ int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	size_t len;
 	int ret, n;
 
+	if (trace->multi)
+		return multi_format_line(trace, cpu, idx, txt, line, size);
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
 		return ns_trace_changed(trace) ? -ESTALE : -EIO;
@@ -689,9 +787,12 @@ int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row, uint6
 int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row,
 			  int (*shown)(const void *arg, uint64_t row), const void *arg)
 {
-	struct ns_export *x = ns_export_begin(trace, first_row, end_row, shown, arg);
+	struct ns_export *x;
 	int ret, cpu;
 
+	if (trace->multi)
+		return -ENOTSUP;	/* ns_trace_export_files() */
+	x = ns_export_begin(trace, first_row, end_row, shown, arg);
 	if (!x)
 		return -ENOMEM;
 	fprintf(out, "cpus=%d\n", ns_trace_report_cpus(trace));

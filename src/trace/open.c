@@ -620,6 +620,8 @@ struct ns_trace *ns_trace_open(const char *path, char *err, size_t err_len)
 
 int ns_trace_wait(struct ns_trace *trace, char *err, size_t err_len)
 {
+	if (trace->multi)
+		return ns_multi_wait(trace, err, err_len);
 	if (trace->indexing) {
 		pthread_join(trace->indexer, NULL);
 		trace->indexing = false;
@@ -633,6 +635,8 @@ bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *pr
 {
 	int cpu;
 
+	if (trace->multi)
+		return ns_multi_loading(trace, prog);
 	if (prog) {
 		memset(prog, 0, sizeof(*prog));
 		prog->first_ns = trace->indexing ? trace->span_first : trace->first_ns;
@@ -648,7 +652,7 @@ bool ns_trace_loading(const struct ns_trace *trace, struct ns_trace_progress *pr
 }
 
 static struct ns_trace *open_async(const char *path, const struct ns_trace_open_opts *opts,
-				   bool capture, char *err, size_t err_len);
+				   bool capture, bool defer, char *err, size_t err_len);
 
 struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len)
 {
@@ -658,12 +662,12 @@ struct ns_trace *ns_trace_open_async(const char *path, char *err, size_t err_len
 struct ns_trace *ns_trace_open_async_opts(const char *path, const struct ns_trace_open_opts *opts,
 					  char *err, size_t err_len)
 {
-	return open_async(path, opts, false, err, err_len);
+	return open_async(path, opts, false, false, err, err_len);
 }
 
 struct ns_trace *ns_trace_open_capture(const char *path, bool capture, char *err, size_t err_len)
 {
-	struct ns_trace *trace = open_async(path, NULL, capture, err, err_len);
+	struct ns_trace *trace = open_async(path, NULL, capture, false, err, err_len);
 
 	if (trace && ns_trace_wait(trace, err, err_len)) {
 		ns_trace_close(trace);
@@ -672,12 +676,49 @@ struct ns_trace *ns_trace_open_capture(const char *path, bool capture, char *err
 	return trace;
 }
 
+/*
+ * ns_trace_open_async_opts() that reads the header only (the guard's child
+ * process first): several files are all opened so, one after the other
+ * while no thread runs, then indexed together (ns_trace_start_index()).
+ */
+struct ns_trace *ns_trace_open_deferred(const char *path, const struct ns_trace_open_opts *opts,
+					char *err, size_t err_len)
+{
+	return open_async(path, opts, false, true, err, err_len);
+}
+
+static int start_index(struct ns_trace *trace, char *err, size_t err_len)
+{
+	struct rlimit as;
+	int ret = ns_index_prepare(trace);
+
+	/*
+	 * In the background where the fast reader reads the file; not under
+	 * an address-space limit, where one more thread's stack may be what
+	 * the index needs.
+	 */
+	if (!ret && trace->pages && (getrlimit(RLIMIT_AS, &as) || as.rlim_cur == RLIM_INFINITY) &&
+	    !pthread_create(&trace->indexer, NULL, indexer_main, trace)) {
+		trace->indexing = true;
+		return 0;
+	}
+	if (!ret)
+		ret = trace->index_ret = ns_index_build(trace);
+	if (ret)
+		index_error(err, err_len, ret);
+	return ret;
+}
+
+int ns_trace_start_index(struct ns_trace *trace, char *err, size_t err_len)
+{
+	return start_index(trace, err, err_len);
+}
+
 static struct ns_trace *open_async(const char *path, const struct ns_trace_open_opts *opts,
-				   bool capture, char *err, size_t err_len)
+				   bool capture, bool defer, char *err, size_t err_len)
 {
 	struct stat st;
 	struct ns_trace *trace;
-	struct rlimit as;
 	pid_t guard = 0;
 	int ret;
 
@@ -765,24 +806,8 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
 		goto fail;
 	}
-	ret = ns_index_prepare(trace);
-	/*
-	 * In the background where the fast reader reads the file; not under
-	 * an address-space limit, where one more thread's stack may be what
-	 * the index needs.
-	 */
-	if (!ret && trace->pages && (getrlimit(RLIMIT_AS, &as) || as.rlim_cur == RLIM_INFINITY) &&
-	    !pthread_create(&trace->indexer, NULL, indexer_main, trace)) {
-		trace->indexing = true;
+	if (defer || !start_index(trace, err, err_len))
 		return trace;
-	}
-	if (!ret)
-		ret = trace->index_ret = ns_index_build(trace);
-	if (ret) {
-		index_error(err, err_len, ret);
-		goto fail;
-	}
-	return trace;
 
 fail:
 	ns_trace_close(trace);
@@ -801,6 +826,10 @@ void ns_trace_close(struct ns_trace *trace)
 
 	if (!trace)
 		return;
+	if (trace->multi) {
+		ns_multi_close(trace);
+		return;
+	}
 	if (trace->indexing) {
 		atomic_store_explicit(&trace->cancel, 1, memory_order_relaxed);
 		pthread_join(trace->indexer, NULL);

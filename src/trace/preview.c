@@ -201,7 +201,11 @@ static int preview(struct ns_trace *trace, uint64_t first_row, size_t n,
 int ns_trace_preview(struct ns_trace *trace, uint64_t first_row, size_t n,
 		     struct ns_event_text *out)
 {
-	int ret = ns_trace_changed(trace) ? -ESTALE : preview(trace, first_row, n, out);
+	int ret;
+
+	if (trace->multi)
+		return -ENOTSUP;	/* the files' rows merge once all are indexed */
+	ret = ns_trace_changed(trace) ? -ESTALE : preview(trace, first_row, n, out);
 
 	return ret < 0 ? ns_trace_read_failed(trace, ret) : ret;
 }

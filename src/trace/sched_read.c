@@ -129,6 +129,12 @@ bool ns_trace_sched_has(const struct ns_trace *trace, int kind)
 
 	if (kind <= NS_SCHED_NONE || kind > NS_SCHED_MIGRATE)
 		return false;
+	if (trace->multi) {
+		for (int k = 0; k < trace->multi->nr; k++)
+			if (ns_trace_sched_has(trace->multi->sub[k], kind))
+				return true;
+		return false;
+	}
 	layout_find((struct ns_trace *)trace, &l);
 	return l.id[kind] >= 0;
 }
@@ -353,12 +359,37 @@ static int scan_captured(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t 
 	return ret;
 }
 
+/* Several files: a file's sched event with the trace's slot and type. */
+struct multi_scan {
+	const struct ns_trace *trace;
+	int k, slot;
+	int (*fn)(void *arg, const struct ns_sched_event *ev);
+	void *arg;
+};
+
+static int multi_scan_one(void *arg, const struct ns_sched_event *ev)
+{
+	const struct multi_scan *ms = arg;
+	struct ns_sched_event e = *ev;
+
+	e.cpu = ms->slot;
+	e.type = ns_multi_type_of(ms->trace, ms->k, e.type);
+	return ms->fn(ms->arg, &e);
+}
+
 int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi, int flags,
 			int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
 {
 	struct sched_layout l;
 	uint64_t n = ns_trace_cpu_nr_events(trace, cpu), idx;
 	int ret = 0, k, any = 0;
+
+	if (trace->multi) {
+		struct multi_scan ms = { trace, ns_multi_file_of_slot(trace, cpu), cpu, fn, arg };
+		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+
+		return sub ? ns_trace_sched_scan(sub, cpu, lo, hi, flags, multi_scan_one, &ms) : 0;
+	}
 
 	if (hi > n)
 		hi = n;
@@ -391,6 +422,17 @@ int ns_trace_sched_read(struct ns_trace *trace, int cpu, uint64_t idx, struct ns
 	struct sched_layout l;
 	int ret;
 
+	if (trace->multi) {
+		int slot = cpu, k = ns_multi_file_of_slot(trace, cpu);
+		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+
+		ret = sub ? ns_trace_sched_read(sub, cpu, idx, out) : -ENOENT;
+		if (!ret) {
+			out->cpu = slot;
+			out->type = ns_multi_type_of(trace, k, out->type);
+		}
+		return ret;
+	}
 	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= ns_trace_cpu_nr_events(trace, cpu))
 		return -ENOENT;
 	layout_find(trace, &l);

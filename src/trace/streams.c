@@ -22,6 +22,8 @@
 
 int ns_trace_nr_streams(const struct ns_trace *trace)
 {
+	if (trace->multi)
+		return trace->multi->first_stream[trace->multi->nr];
 	return trace->pages ? ns_pages_nr_buffers(trace->pages) : 1;
 }
 
@@ -30,16 +32,30 @@ const char *ns_trace_stream_name(const struct ns_trace *trace, int stream)
 	const struct ns_pages_buffer *b = trace->pages ? ns_pages_buffer(trace->pages, stream) :
 		NULL;
 
+	if (trace->multi)
+		return stream >= 0 && stream < ns_trace_nr_streams(trace) ?
+			trace->multi->stream_name[stream] : "";
 	return b ? b->name : "";
 }
 
 int ns_trace_cpu_stream(const struct ns_trace *trace, int cpu)
 {
+	if (trace->multi) {
+		int k = ns_multi_file_of_slot(trace, cpu);
+
+		return trace->multi->first_stream[k] +
+		       ns_trace_cpu_stream(trace->multi->sub[k], cpu - trace->multi->first_slot[k]);
+	}
 	return trace->pages ? ns_pages_cpu_buffer(trace->pages, cpu) : 0;
 }
 
 int ns_trace_cpu_number(const struct ns_trace *trace, int cpu)
 {
+	if (trace->multi) {
+		int k = ns_multi_file_of_slot(trace, cpu);
+
+		return ns_trace_cpu_number(trace->multi->sub[k], cpu - trace->multi->first_slot[k]);
+	}
 	return trace->pages ? ns_pages_cpu_id(trace->pages, cpu) : cpu;
 }
 
@@ -48,6 +64,18 @@ int ns_trace_stream_first_cpu(const struct ns_trace *trace, int stream, int *nr_
 	const struct ns_pages_buffer *b = trace->pages ? ns_pages_buffer(trace->pages, stream) :
 		NULL;
 
+	if (trace->multi) {
+		const struct ns_multi *m = trace->multi;
+		int k = ns_trace_stream_file(trace, stream), first;
+
+		if (stream < 0 || stream >= ns_trace_nr_streams(trace)) {
+			if (nr_cpus)
+				*nr_cpus = 0;
+			return 0;
+		}
+		first = ns_trace_stream_first_cpu(m->sub[k], stream - m->first_stream[k], nr_cpus);
+		return m->first_slot[k] + first;
+	}
 	if (!b) {
 		if (nr_cpus)
 			*nr_cpus = stream ? 0 : trace->nr_cpus;
@@ -81,6 +109,9 @@ int ns_trace_file_nr_buffers(const struct ns_trace *trace)
 	struct ns_trace *t = (struct ns_trace *)trace;	/* the lock only */
 	int n;
 
+	if (trace->multi)	/* --buffer and sessions choose buffers of one file */
+		return ns_trace_nr_streams(trace);
+
 	pthread_mutex_lock(&t->handle_lock);
 	n = t->handle ? tracecmd_buffer_instances(t->handle) : 0;
 	pthread_mutex_unlock(&t->handle_lock);
@@ -92,6 +123,10 @@ void ns_trace_file_buffer_name(const struct ns_trace *trace, int i, char *buf, s
 	struct ns_trace *t = (struct ns_trace *)trace;
 	const char *name = NULL;
 
+	if (trace->multi) {
+		snprintf(buf, len, "%s", ns_trace_stream_name(trace, i));
+		return;
+	}
 	pthread_mutex_lock(&t->handle_lock);
 	if (i > 0 && t->handle && i - 1 < tracecmd_buffer_instances(t->handle))
 		name = tracecmd_buffer_instance_name(t->handle, i - 1);
@@ -102,7 +137,22 @@ void ns_trace_file_buffer_name(const struct ns_trace *trace, int i, char *buf, s
 void ns_trace_cpu_label(const struct ns_trace *trace, int cpu, char *buf, size_t len)
 {
 	const char *name = ns_trace_stream_name(trace, ns_trace_cpu_stream(trace, cpu));
+	size_t n = strlen(name);
 
+	/* several files: "a CPU0" for a.dat's, "a:b1 CPU0" for its instance b1's */
+	if (trace->multi) {
+		const char *dot = strstr(name, ".dat");
+
+		/* "a.dat#2:b1" (a second a.dat's instance b1): "a#2:b1" */
+		if (dot && (dot[4] == '\0' || dot[4] == ':' || dot[4] == '#'))
+			n = (size_t)(dot - name);
+		else
+			dot = NULL;
+		snprintf(buf, len, "%.*s%.*s CPU%d", (int)(n < NS_TRACE_LABEL_NAME_W ? n :
+			 NS_TRACE_LABEL_NAME_W), name, NS_TRACE_LABEL_NAME_W + 1,
+			 dot ? dot + 4 : "", ns_trace_cpu_number(trace, cpu));
+		return;
+	}
 	/* the top buffer's rows keep their plain names */
 	if (*name)
 		snprintf(buf, len, "%.*s CPU%d", NS_TRACE_LABEL_NAME_W, name,

@@ -204,6 +204,7 @@ struct ns_cursor {
 struct ns_trace_reader {
 	struct ns_trace *trace;
 	struct ns_cursor *cur;		/* per CPU */
+	struct ns_trace_reader **subs;	/* several files: a reader per file */
 };
 
 struct ns_cpu {
@@ -284,6 +285,8 @@ struct ns_trace {
 	struct tracecmd_input **buf_handles;
 	/* sched_read.c: the sched events kept while indexing (ns_trace_open_sched()) */
 	struct ns_sched_capture *capture;
+	/* several files on one timeline (multi.c), NULL for one file */
+	struct ns_multi *multi;
 };
 
 /* sched.c: where sched events keep the fields we read */
@@ -323,6 +326,40 @@ struct tracecmd_input *ns_trace_buffer_handle(struct ns_trace *trace, int cpu);
 void ns_trace_close_buffer_handles(struct ns_trace *trace);
 void ns_trace_set_ts_offset(const struct ns_trace *trace, struct tracecmd_input *handle);
 
+/*
+ * multi.c: several files as one trace. The files' traces (sub[k]) do all
+ * the reading; the trace over them holds copies of their per-CPU index
+ * (struct ns_cpu, slots one file after the other, event types mapped to
+ * one catalogue by system and name) and its own merged order.
+ */
+struct ns_multi {
+	int nr;
+	struct ns_trace **sub;
+	int *first_slot;		/* nr + 1 */
+	int *first_stream;		/* nr + 1 */
+	char **label;			/* a file's name on screen: its base name */
+	char **stream_name;		/* "label" or "label:instance" */
+	int32_t *to_sub;		/* nr * NS_EV_TYPE_MAP: type -> the file's, -1 */
+	int32_t *from_sub;		/* nr * NS_EV_TYPE_MAP: the file's type -> type */
+	int32_t *types;			/* the catalogue: every type of any file */
+	int nr_types;
+	bool ready;			/* ns_trace_wait() put the files together */
+	int ret;
+};
+
+/* The file of slot *@cpu, with *@cpu made the file's slot (NULL: none). */
+struct ns_trace *ns_multi_slot(const struct ns_trace *trace, int *cpu);
+/* The first file that has *@type, with *@type made the file's (NULL: none). */
+struct ns_trace *ns_multi_type(const struct ns_trace *trace, int *type);
+/* File @k's type @type in the trace's catalogue (-1 none). */
+int ns_multi_type_of(const struct ns_trace *trace, int k, int type);
+/* The file's own type of catalogue type @type (-1: the file has none). */
+int ns_multi_sub_type(const struct ns_trace *trace, int k, int type);
+int ns_multi_file_of_slot(const struct ns_trace *trace, int cpu);
+int ns_multi_wait(struct ns_trace *trace, char *err, size_t err_len);
+bool ns_multi_loading(const struct ns_trace *trace, struct ns_trace_progress *prog);
+void ns_multi_close(struct ns_trace *trace);
+
 /* index.c */
 int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len);
 int ns_index_prepare(struct ns_trace *trace);
@@ -341,6 +378,9 @@ bool ns_trace_symbols_ignored(void);
 void ns_trace_kallsyms_attach(struct tep_handle *tep);
 
 /* open.c */
+struct ns_trace *ns_trace_open_deferred(const char *path, const struct ns_trace_open_opts *opts,
+					char *err, size_t err_len);
+int ns_trace_start_index(struct ns_trace *trace, char *err, size_t err_len);
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
 int ns_trace_recycle(struct ns_trace *trace);
 int ns_trace_read_failed(struct ns_trace *trace, int err);

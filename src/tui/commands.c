@@ -304,6 +304,64 @@ static void cmd_record(struct ns_tui *t, char *rest, int unused)
 	ns_tui_record_open(t, 0);
 }
 
+static const struct ns_tui_opener *opener(const struct ns_tui *t)
+{
+	return t->setup ? t->setup->opener : NULL;
+}
+
+/* open FILE (@append 0), append FILE (1): the viewer starts again on the files */
+static void cmd_open(struct ns_tui *t, char *rest, int append)
+{
+	const struct ns_tui_opener *o = opener(t);
+	char *path = word(&rest), err[512];
+
+	if (!*path) {
+		ns_tui_message(t, "Usage: %s FILE", append ? "append" : "open");
+		return;
+	}
+	if (!o) {
+		ns_tui_message(t, "%s: only the viewer opens files (not --snapshot or live)",
+			       append ? "append" : "open");
+		return;
+	}
+	if (o->open(o->arg, path, append, err, sizeof(err))) {
+		ns_tui_message(t, "%s", err);
+		return;
+	}
+	t->quit = 1;
+}
+
+/* offset STREAM NS: the stream's file again, its timestamps shifted by NS */
+static void cmd_offset(struct ns_tui *t, char *rest, int unused)
+{
+	const struct ns_tui_opener *o = opener(t);
+	char *name = word(&rest), *num = word(&rest), *end, err[512];
+	long long ns;
+	int stream;
+
+	errno = 0;
+	ns = *num ? strtoll(num, &end, 10) : 0;
+	if (!*name || !*num || *end || errno) {
+		ns_tui_message(t, "Usage: offset STREAM NS (nanoseconds, e.g. -2500000000)");
+		return;
+	}
+	stream = ns_trace_stream_of_name(t->trace, name);
+	if (stream < 0) {
+		ns_tui_message(t, "offset: no stream named '%s' (the stream picker, P, lists them)",
+			       name);
+		return;
+	}
+	if (!o) {
+		ns_tui_message(t, "offset: only the viewer opens files (not --snapshot or live)");
+		return;
+	}
+	if (o->offset(o->arg, ns_trace_stream_file(t->trace, stream), ns, err, sizeof(err))) {
+		ns_tui_message(t, "%s", err);
+		return;
+	}
+	t->quit = 1;
+}
+
 static void cmd_clear(struct ns_tui *t, char *rest, int unused)
 {
 	ns_tui_clear_filters(t);
@@ -384,6 +442,13 @@ const struct ns_tui_command ns_tui_commands[] = {
 	  0 },
 	{ "record", NULL, "", "The Record screen: record the running kernel (or watch it "
 	  "live) and open the new trace (as Ctrl-R)", cmd_record, 0 },
+	{ "open", NULL, "FILE", "Open FILE instead of what is open (as File > Open): the viewer "
+	  "starts again on it, without the filters", cmd_open, 0 },
+	{ "append", NULL, "FILE", "Add FILE to what is open, on one timeline (as File > "
+	  "Append): the viewer starts again on all, without the filters", cmd_open, 1 },
+	{ "offset", NULL, "STREAM NS", "Shift the timestamps of STREAM's file (all its "
+	  "buffers) by NS nanoseconds, as --ts-offset after its -i: the viewer starts again",
+	  cmd_offset, 0 },
 	{ "clear", "nofilter", "", "Clear every filter", cmd_clear, 0 },
 	{ "where", NULL, "graph|list|both", "Where new filters apply", cmd_where, 0 },
 	{ "save-session", NULL, "[FILE]", "Save the session (view, markers, filters, panes) "

@@ -46,13 +46,22 @@ static const struct {
 /*
  * The CPU column: the CPU's number; with instance buffers (streams), an
  * instance's CPU as "b1:0", so that the line says which stream it is from.
+ * Several files: the name report gives the line, short: "sample:0" for
+ * sample.dat's CPU 0, "b1:0" for its instance b1's.
  */
 static void cpu_cell(const struct ns_tui *t, int slot, int cpu, char *buf, size_t len)
 {
 	const char *name = ns_trace_stream_name(t->trace, ns_trace_cpu_stream(t->trace, slot));
+	const char *colon = ns_trace_nr_files(t->trace) > 1 ? strrchr(name, ':') : NULL;
+	size_t n;
 
+	name = colon ? colon + 1 : name;
+	n = strlen(name);
+	if (ns_trace_nr_files(t->trace) > 1 && n > 4 && !strcmp(name + n - 4, ".dat"))
+		n -= 4;
 	if (*name)
-		snprintf(buf, len, "%.*s:%d", NS_TUI_STREAM_NAME_W, name, cpu);
+		snprintf(buf, len, "%.*s:%d", (int)(n < NS_TUI_STREAM_NAME_W ? n :
+			 NS_TUI_STREAM_NAME_W), name, cpu);
 	else
 		snprintf(buf, len, "%d", cpu);
 }

@@ -106,6 +106,8 @@ static void draw_list(struct ns_tui_loading *l, int y, int rows, int width)
 				 (unsigned long long)(l->top + i), txt[i].cpu, txt[i].time,
 				 txt[i].comm, txt[i].pid, txt[i].latency, txt[i].event,
 				 txt[i].info ? txt[i].info : "");
+		else if (i == 0 && got == -ENOTSUP)	/* several files: once all are indexed */
+			snprintf(line, sizeof(line), "  the list comes once every file is indexed");
 		else if (i == 0 && got < 0)
 			snprintf(line, sizeof(line), "  cannot read the events: %s", strerror(-got));
 		ns_tui_put_text(stdscr, &l->glyphs, y + 1 + i, 0, width, line, 0,

@@ -130,9 +130,14 @@ static void restore(struct ns_tui *t, const struct ns_session *s, const char *wh
 	const char *buffers[64];
 	unsigned applied;
 
-	compare_trace(s, what, t->setup ? t->setup->trace_id : NULL, d);
+	/* several files: each compared with the session's ([trace] is the first) */
+	if (ns_trace_nr_files(t->trace) > 1 || s->nr_files > 1)
+		ns_session_compare_files(s, t->trace, what, d);
+	else
+		compare_trace(s, what, t->setup ? t->setup->trace_id : NULL, d);
 	/* the buffers: the file's changed, or the session read others (main.c reopens at start) */
-	ns_session_buffer_choice(s, t->trace, what, d, buffers, NS_ARRAY_SIZE(buffers));
+	if (ns_trace_nr_files(t->trace) < 2)
+		ns_session_buffer_choice(s, t->trace, what, d, buffers, NS_ARRAY_SIZE(buffers));
 	if (filters && t->flt) {
 		ns_tui_filters_begin_change(t);
 		ns_session_restore_filters(s, t->flt->fs, t->trace, what, d);
@@ -229,7 +234,8 @@ static char *auto_path(const struct ns_tui *t)
 		free(dir);
 		return NULL;
 	}
-	path = ns_session_auto_path(dir, t->setup->trace_id->path);
+	path = ns_session_auto_path(dir, t->setup->session_key ? t->setup->session_key :
+				    t->setup->trace_id->path);
 	free(dir);
 	return path;
 }
