@@ -45,6 +45,7 @@ enum ns_tui_role {
 	NS_ROLE_ST_WAKEUP,	/* task rows: the states (ns_tui_task_states) */
 	NS_ROLE_ST_WAKING,
 	NS_ROLE_ST_PREEMPTED,
+	NS_ROLE_ST_DROPPED,
 	NS_ROLE_ST_BLOCKED,
 	NS_ROLE_ST_SLEEPING,
 	NS_ROLE_ST_IDLE,
