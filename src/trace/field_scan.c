@@ -60,16 +60,17 @@ static int64_t value_of(const struct tep_format_field *f, const struct tep_recor
 	return (int64_t)v;
 }
 
-int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *const *fields,
-			int n, int (*fn)(void *arg, const struct ns_trace_field_value *v),
-			void *arg)
+int ns_trace_field_scan_range(struct ns_trace *trace, const int *types, const char *const *fields,
+			      int n, int cpu, uint64_t lo, uint64_t hi,
+			      int (*fn)(void *arg, const struct ns_trace_field_value *v), void *arg)
 {
 	struct tep_format_field *f[NS_TRACE_FIELD_TYPES];
 	struct ns_trace_field_value v;
-	int cpu, k, ret = 0;
+	const struct ns_events *evs;
+	int k, ret = 0;
 	uint64_t idx, nr;
 
-	if (n < 1 || n > NS_TRACE_FIELD_TYPES)
+	if (n < 1 || n > NS_TRACE_FIELD_TYPES || cpu < 0 || cpu >= trace->nr_cpus)
 		return -EINVAL;
 	pthread_mutex_lock(&trace->tep_lock);
 	for (k = 0; k < n; k++) {
@@ -80,33 +81,45 @@ int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *co
 	pthread_mutex_unlock(&trace->tep_lock);
 	if (ret)
 		return ret;
-	for (cpu = 0; cpu < trace->nr_cpus && !ret; cpu++) {
-		const struct ns_events *evs = &trace->cpus[cpu].ev;
+	evs = &trace->cpus[cpu].ev;
+	nr = ns_trace_cpu_nr_events(trace, cpu);
+	if (hi > nr)
+		hi = nr;
+	for (idx = lo; idx < hi && !ret; idx++) {
+		int type = ns_ev_type(evs, idx);
+		struct tep_record *rec = NULL;
 
-		nr = ns_trace_cpu_nr_events(trace, cpu);
-		for (idx = 0; idx < nr && !ret; idx++) {
-			int type = ns_ev_type(evs, idx);
-			struct tep_record *rec = NULL;
-
-			for (k = 0; k < n && !ret; k++) {
-				if (types[k] != type)
-					continue;
-				if (!rec)
-					rec = ns_trace_read(trace, cpu, idx);
-				if (!rec) {
-					ret = -EIO;
-					break;
-				}
-				v.ts_ns = ns_ev_ts(evs, idx);
-				v.idx = idx;
-				v.cpu = cpu;
-				v.which = k;
-				v.value = value_of(f[k], rec);
-				ret = fn(arg, &v);
+		for (k = 0; k < n && !ret; k++) {
+			if (types[k] != type)
+				continue;
+			if (!rec)
+				rec = ns_trace_read(trace, cpu, idx);
+			if (!rec) {
+				ret = -EIO;
+				break;
 			}
-			if (rec)
-				ns_trace_read_done(trace, rec);
+			v.ts_ns = ns_ev_ts(evs, idx);
+			v.idx = idx;
+			v.cpu = cpu;
+			v.which = k;
+			v.value = value_of(f[k], rec);
+			ret = fn(arg, &v);
 		}
+		if (rec)
+			ns_trace_read_done(trace, rec);
 	}
+	return ret;
+}
+
+int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *const *fields,
+			int n, int (*fn)(void *arg, const struct ns_trace_field_value *v),
+			void *arg)
+{
+	int cpu, ret = 0;
+
+	if (n < 1 || n > NS_TRACE_FIELD_TYPES)
+		return -EINVAL;
+	for (cpu = 0; cpu < trace->nr_cpus && !ret; cpu++)
+		ret = ns_trace_field_scan_range(trace, types, fields, n, cpu, 0, UINT64_MAX, fn, arg);
 	return ret;
 }
