@@ -344,7 +344,8 @@ stats=$(NS_BENCH_SEARCH='' NS_BENCH_FILTER='' NS_BENCH_TASK_KEYS=':5000<Enter>R:
 	"$bin" --stats "$sample" 2>"$err")
 rows=$(sed -n 's/^task_step_rows //p' <<<"$stats")
 if [ "${rows:-0}" -ge 1 ] && grep -qE '^task_step_redraw_us_max [0-9]+$' <<<"$stats" &&
-	grep -qE '^stats_overlay_ms [0-9]+$' <<<"$stats"; then
+	grep -qE '^stats_overlay_ms [0-9]+$' <<<"$stats" &&
+	grep -qE '^stats_overlay_half_ms [0-9]+$' <<<"$stats"; then
 	echo "PASS: cli: --stats times the steps with $rows task rows and the statistics overlay"
 else
 	echo "FAIL: cli: --stats with NS_BENCH_TASK_KEYS: rows '${rows:-}', $(tr '\n' ' ' <<<"$stats" | head -c 300) $(head -c 200 "$err")"

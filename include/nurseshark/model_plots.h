@@ -82,6 +82,21 @@ struct ns_plot;
 struct ns_plot *ns_plot_open(struct ns_trace *trace, const struct ns_plot_spec *s, char *err,
 			     size_t err_len);
 void ns_plot_close(struct ns_plot *p);
+
+/*
+ * The same in slices, for the screen (its background jobs): begin checks
+ * the spec (NULL with @err), step reads about @budget more events of the
+ * trace (1: all read, 0: more to read, or a negative errno), take makes the
+ * plot once all are read (NULL with @err: out of memory, or no point).
+ */
+struct ns_plot_job;
+struct ns_plot_job *ns_plot_job_begin(struct ns_trace *trace, const struct ns_plot_spec *s,
+				      char *err, size_t err_len);
+int ns_plot_job_step(struct ns_plot_job *j, uint64_t budget);
+void ns_plot_job_progress(const struct ns_plot_job *j, uint64_t *done, uint64_t *total);
+const struct ns_plot_spec *ns_plot_job_spec(const struct ns_plot_job *j);
+struct ns_plot *ns_plot_job_take(struct ns_plot_job *j, char *err, size_t err_len);
+void ns_plot_job_free(struct ns_plot_job *j);
 const struct ns_plot_spec *ns_plot_get_spec(const struct ns_plot *p);
 uint64_t ns_plot_nr_points(const struct ns_plot *p);
 /* Point @i in time order: 0, or -ENOENT past the end. */

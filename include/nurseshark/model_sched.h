@@ -25,9 +25,13 @@
  * - Missing events: a task with an event on a CPU where, by the
  *   sched_switch events, another runs, runs from that event (its switch-in
  *   was lost or not recorded; its CPU time still comes from sched_switch
- *   alone). A state counts until events were lost on any CPU, and not
- *   from there on (unknown_ns); nor does one that ends with a switch-out
- *   of a task not running.
+ *   alone). A state other than running counts until events were lost on
+ *   any CPU, and not from there on until it ends (unknown_ns); nor does one
+ *   that ends with a switch-out of a task not running. A run (CPU time,
+ *   busy and idle) does not count where its own CPU lost events: from the
+ *   CPU's event before the loss to the event after it (the gap the CPU rows
+ *   leave blank), the time is the task's unknown_ns. The timelines say
+ *   NS_TS_DROPPED over the same stretches.
  * - A range cuts intervals: only the part inside [t0, t1) counts. Counts
  *   (runs, wakeups, switches, latencies) count events inside [t0, t1); a
  *   latency counts where its switch-in lies and counts whole.
@@ -55,6 +59,7 @@ enum ns_task_state {
 	NS_TS_STOPPED,		/* T, t, P and other states, until a wakeup */
 	NS_TS_DEAD,		/* X, Z: it exited */
 	NS_TS_PENDING,		/* timelines only: from sched_waking to its sched_wakeup */
+	NS_TS_DROPPED,		/* timelines only: not known, events were lost (see below) */
 	NS_NR_TS,
 };
 

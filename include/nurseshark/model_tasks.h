@@ -49,6 +49,7 @@ enum ns_task_row_state {
 	NS_TRS_WAKEUP,		/* runnable after sched_wakeup(_new): the wakeup latency */
 	NS_TRS_WAKING,		/* from sched_waking to its sched_wakeup */
 	NS_TRS_PREEMPTED,	/* runnable: switched out in R or R+ */
+	NS_TRS_DROPPED,		/* not known: events were lost (NS_TS_DROPPED) */
 	NS_TRS_BLOCKED,		/* D */
 	NS_TRS_SLEEPING,	/* S */
 	NS_TRS_IDLE,		/* I */

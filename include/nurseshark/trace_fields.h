@@ -48,5 +48,12 @@ struct ns_trace_field_value {
 int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *const *fields,
 			int n, int (*fn)(void *arg, const struct ns_trace_field_value *v),
 			void *arg);
+/*
+ * The same over events [@lo, @hi) of @cpu alone: a scan in slices (the
+ * screen's background jobs). For the screen's thread too.
+ */
+int ns_trace_field_scan_range(struct ns_trace *trace, const int *types, const char *const *fields,
+			      int n, int cpu, uint64_t lo, uint64_t hi,
+			      int (*fn)(void *arg, const struct ns_trace_field_value *v), void *arg);
 
 #endif

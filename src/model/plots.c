@@ -404,30 +404,87 @@ static struct ns_plot *build(const struct ns_plot_spec *s, const struct scan_ev 
 	return p;
 }
 
-struct ns_plot *ns_plot_open(struct ns_trace *trace, const struct ns_plot_spec *s, char *err,
-			     size_t err_len)
-{
-	struct collect c = { 0 };
-	struct ns_plot *p = NULL;
+/* A plot row in the making: the scan, CPU by CPU in slices, then the pairs. */
+struct ns_plot_job {
+	struct ns_trace *trace;
+	struct ns_plot_spec spec;
+	int types[2];
 	const char *fields[2];
-	int types[2], n, ret;
+	int n;
+	int cpu;		/* the CPU the scan is in */
+	uint64_t idx;		/* and where in its events */
+	uint64_t done, total;	/* events looked at, of all */
+	struct collect c;
+};
+
+struct ns_plot_job *ns_plot_job_begin(struct ns_trace *trace, const struct ns_plot_spec *s,
+				      char *err, size_t err_len)
+{
+	struct ns_plot_job *j = calloc(1, sizeof(*j));
+	int cpu;
+
+	if (!j) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	j->trace = trace;
+	j->spec = *s;
+	j->n = scan_args(trace, &j->spec, j->types, j->fields, err, err_len);
+	if (j->n < 0) {
+		free(j);
+		return NULL;
+	}
+	for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++)
+		j->total += ns_trace_cpu_nr_events(trace, cpu);
+	return j;
+}
+
+int ns_plot_job_step(struct ns_plot_job *j, uint64_t budget)
+{
+	int nr_cpus = ns_trace_nr_cpus(j->trace), ret;
+
+	while (budget && j->cpu < nr_cpus) {
+		uint64_t nr = ns_trace_cpu_nr_events(j->trace, j->cpu);
+		uint64_t hi = nr - j->idx < budget ? nr : j->idx + budget;
+
+		ret = ns_trace_field_scan_range(j->trace, j->types, j->fields, j->n, j->cpu,
+						j->idx, hi, collect_one, &j->c);
+		if (ret)
+			return ret < 0 ? ret : -EIO;
+		budget -= hi - j->idx;
+		j->done += hi - j->idx;
+		j->idx = hi;
+		if (j->idx >= nr) {
+			j->cpu++;
+			j->idx = 0;
+		}
+	}
+	return j->cpu >= nr_cpus;
+}
+
+void ns_plot_job_progress(const struct ns_plot_job *j, uint64_t *done, uint64_t *total)
+{
+	*done = j->done;
+	*total = j->total;
+}
+
+const struct ns_plot_spec *ns_plot_job_spec(const struct ns_plot_job *j)
+{
+	return &j->spec;
+}
+
+struct ns_plot *ns_plot_job_take(struct ns_plot_job *j, char *err, size_t err_len)
+{
+	const struct ns_plot_spec *s = &j->spec;
+	struct ns_plot *p = NULL;
 	size_t nr;
 
-	n = scan_args(trace, s, types, fields, err, err_len);
-	if (n < 0)
-		return NULL;
-	ret = ns_trace_field_scan(trace, types, fields, n, collect_one, &c);
-	if (ret) {
-		snprintf(err, err_len, "%s", ret == -ENOMEM ? "out of memory" :
-			 "the events do not read back from the file");
-		goto out;
-	}
-	if (c.nr)
-		qsort(c.ev, c.nr, sizeof(*c.ev), cmp_ev);
-	nr = c.nr;
-	if (s->kind == NS_PLOT_LATENCY && pair(&c, &nr)) {
+	if (j->c.nr)
+		qsort(j->c.ev, j->c.nr, sizeof(*j->c.ev), cmp_ev);
+	nr = j->c.nr;
+	if (s->kind == NS_PLOT_LATENCY && pair(&j->c, &nr)) {
 		snprintf(err, err_len, "out of memory");
-		goto out;
+		return NULL;
 	}
 	if (!nr) {
 		if (s->kind == NS_PLOT_FIELD)
@@ -435,13 +492,39 @@ struct ns_plot *ns_plot_open(struct ns_trace *trace, const struct ns_plot_spec *
 		else
 			snprintf(err, err_len, "no %s followed by a %s with the same %s", s->event[0],
 				 s->event[1], s->field[0][0] ? "value" : "pid");
-		goto out;
+		return NULL;
 	}
-	p = build(s, c.ev, nr);
+	p = build(s, j->c.ev, nr);
 	if (!p)
 		snprintf(err, err_len, "out of memory");
-out:
-	free(c.ev);
+	return p;
+}
+
+void ns_plot_job_free(struct ns_plot_job *j)
+{
+	if (!j)
+		return;
+	free(j->c.ev);
+	free(j);
+}
+
+struct ns_plot *ns_plot_open(struct ns_trace *trace, const struct ns_plot_spec *s, char *err,
+			     size_t err_len)
+{
+	struct ns_plot_job *j = ns_plot_job_begin(trace, s, err, err_len);
+	struct ns_plot *p = NULL;
+	int ret;
+
+	if (!j)
+		return NULL;
+	while (!(ret = ns_plot_job_step(j, UINT64_MAX)))
+		;
+	if (ret < 0)
+		snprintf(err, err_len, "%s", ret == -ENOMEM ? "out of memory" :
+			 "the events do not read back from the file");
+	else
+		p = ns_plot_job_take(j, err, err_len);
+	ns_plot_job_free(j);
 	return p;
 }
 

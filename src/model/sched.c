@@ -38,6 +38,7 @@ static const char *const state_names[NS_NR_TS] = {
 	[NS_TS_STOPPED] = "stopped",
 	[NS_TS_DEAD] = "dead",
 	[NS_TS_PENDING] = "pending",
+	[NS_TS_DROPPED] = "dropped",
 };
 
 const char *ns_task_state_name(int state)
@@ -371,6 +372,10 @@ struct machine {
 	struct gap *gaps;
 	uint64_t *min_lo;
 	size_t nr_gaps;
+	/* the same per CPU, in time order: CPU c's are [cgap_first[c], cgap_first[c + 1]) */
+	struct gap *cgaps;
+	size_t *cgap_first;
+	int nr_gap_cpus;
 };
 
 static size_t hash_pid(int pid, size_t n)
@@ -476,6 +481,67 @@ static uint64_t gap_after(const struct machine *m, uint64_t a, uint64_t b)
 	return m->min_lo[j] > a ? m->min_lo[j] : a;
 }
 
+static bool cgap_before(size_t i, const void *arg)
+{
+	const struct { const struct gap *g; uint64_t a; } *k = arg;
+
+	return k->g[i].hi <= k->a;
+}
+
+/* The first of @cpu's gaps that ends after @a (its index in m->cgaps). */
+static size_t cgap_first_after(const struct machine *m, int cpu, uint64_t a)
+{
+	struct { const struct gap *g; uint64_t a; } key;
+	size_t first;
+
+	if (cpu < 0 || cpu >= m->nr_gap_cpus)
+		return 0;
+	first = m->cgap_first[cpu];
+	key.g = m->cgaps + first;
+	key.a = a;
+	return first + ns_lower_bound(m->cgap_first[cpu + 1] - first, cgap_before, &key);
+}
+
+/* How much of [a, b), inside [t0, end), @cpu's lost events cover. */
+static uint64_t cpu_lost(const struct machine *m, int cpu, uint64_t a, uint64_t b)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	if (cpu < 0 || cpu >= m->nr_gap_cpus)
+		return 0;
+	for (i = cgap_first_after(m, cpu, a); i < m->cgap_first[cpu + 1] && m->cgaps[i].lo < b;
+	     i++) {
+		uint64_t lo = m->cgaps[i].lo > a ? m->cgaps[i].lo : a;
+		uint64_t hi = m->cgaps[i].hi < b ? m->cgaps[i].hi : b;
+
+		if (hi > lo)
+			sum += clip(m, lo, hi);
+	}
+	return sum;
+}
+
+/*
+ * @cpu's run of @pid over [a, b) (clipped to the range): its CPU time,
+ * busy or idle, but for where the CPU lost events: who ran there is not known.
+ */
+static int charge_run(struct machine *m, int cpu, int pid, uint64_t a, uint64_t b)
+{
+	uint64_t lost = cpu_lost(m, cpu, a, b), d = clip(m, a, b);
+	struct task *t = task_get(m, pid);
+
+	if (!t)
+		return -ENOMEM;
+	d = d > lost ? d - lost : 0;
+	t->st.state_ns[NS_TS_RUNNING] += d;
+	t->st.unknown_ns += lost;
+	if (pid)
+		m->cpus[cpu].busy_ns += d;
+	else
+		m->cpus[cpu].idle_ns += d;
+	return 0;
+}
+
 /* The time in a state until @ts: none when events were lost meanwhile (not known). */
 static void accrue(struct machine *m, struct task *t, uint64_t ts)
 {
@@ -516,6 +582,18 @@ static int gaps_load(struct machine *m, struct ns_trace *trace)
 				idx ? ns_trace_ev_ts(trace, cpu, idx - 1) : 0,
 				ns_trace_ev_ts(trace, cpu, idx),
 			};
+	m->cgaps = malloc(n * sizeof(*m->cgaps));
+	m->cgap_first = malloc((nr_cpus + 1) * sizeof(*m->cgap_first));
+	if (!m->cgaps || !m->cgap_first)
+		return -ENOMEM;
+	/* per CPU, in the CPU's order: its events are in time order */
+	memcpy(m->cgaps, m->gaps, n * sizeof(*m->cgaps));
+	for (cpu = 0, j = 0; cpu < nr_cpus; cpu++) {
+		m->cgap_first[cpu] = j;
+		j += ns_trace_cpu_nr_drops(trace, cpu, 0, UINT64_MAX, NULL);
+	}
+	m->cgap_first[nr_cpus] = j;
+	m->nr_gap_cpus = nr_cpus;
 	qsort(m->gaps, m->nr_gaps, sizeof(*m->gaps), gap_cmp);
 	for (j = m->nr_gaps; j--;)
 		m->min_lo[j] = j + 1 < m->nr_gaps && m->min_lo[j + 1] < m->gaps[j].lo ?
@@ -557,15 +635,9 @@ static int on_switch(struct machine *m, const struct ns_sched_event *ev)
 		c->switches++;
 	/* the CPU's run that ends here; before its first switch, prev ran */
 	if (m->run_pid[cpu] >= 0) {
-		d = clip(m, m->run_since[cpu], ev->ts_ns);
-		t = task_get(m, m->run_pid[cpu]);
-		if (!t)
-			return -ENOMEM;
-		t->st.state_ns[NS_TS_RUNNING] += d;
-		if (m->run_pid[cpu])
-			c->busy_ns += d;
-		else
-			c->idle_ns += d;
+		ret = charge_run(m, cpu, m->run_pid[cpu], m->run_since[cpu], ev->ts_ns);
+		if (ret)
+			return ret;
 	}
 	if (ev->pid > 0) {
 		t = task_get(m, ev->pid);
@@ -748,20 +820,13 @@ static int machine_finish(struct machine *m, struct cpu_events *cpus, int nr_cpu
 	int cpu;
 
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		struct task *t;
-		uint64_t d;
+		int ret;
 
 		if (m->run_pid[cpu] < 0)
 			continue;
-		d = clip(m, m->run_since[cpu], m->end);
-		t = task_get(m, m->run_pid[cpu]);
-		if (!t)
-			return -ENOMEM;
-		t->st.state_ns[NS_TS_RUNNING] += d;
-		if (m->run_pid[cpu])
-			m->cpus[cpu].busy_ns += d;
-		else
-			m->cpus[cpu].idle_ns += d;
+		ret = charge_run(m, cpu, m->run_pid[cpu], m->run_since[cpu], m->end);
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < m->nr_tasks; i++) {
 		struct task *t = &m->tasks[i];
@@ -807,6 +872,8 @@ static void machine_free(struct machine *m)
 	free(m->cpus);
 	free(m->gaps);
 	free(m->min_lo);
+	free(m->cgaps);
+	free(m->cgap_first);
 }
 
 /*
@@ -1067,6 +1134,38 @@ static bool seg_before(size_t i, const void *arg)
 	return k->segs[i].start_ns <= k->ts;
 }
 
+/* Is a state known only up to events lost (model_sched.h's Missing events)? */
+static bool cut_by_drops(int state)
+{
+	return state != NS_TS_UNKNOWN && state != NS_TS_DEAD && state != NS_TS_DROPPED;
+}
+
+/* @ctx's state at @ts, DROPPED where the events lost make it not known. */
+static void dropped_at(const struct machine *m, struct ns_sched_ctx *ctx, uint64_t ts)
+{
+	uint64_t cut;
+	size_t i;
+
+	if (ctx->state == NS_TS_RUNNING) {
+		i = cgap_first_after(m, ctx->cpu, ts);
+		if (ctx->cpu >= 0 && ctx->cpu < m->nr_gap_cpus && i < m->cgap_first[ctx->cpu + 1] &&
+		    m->cgaps[i].lo <= ts) {
+			ctx->state = NS_TS_DROPPED;
+			ctx->since_ns = m->cgaps[i].lo > ctx->since_ns ? m->cgaps[i].lo : ctx->since_ns;
+			if (m->cgaps[i].hi < ctx->until_ns)
+				ctx->until_ns = m->cgaps[i].hi;
+		}
+		return;
+	}
+	if (!cut_by_drops(ctx->state))
+		return;
+	cut = gap_after(m, ctx->since_ns, ctx->until_ns);
+	if (cut <= ts) {
+		ctx->state = NS_TS_DROPPED;
+		ctx->since_ns = cut;
+	}
+}
+
 int ns_sched_state_at(const struct ns_sched *s, int pid, uint64_t ts_ns, struct ns_sched_ctx *ctx)
 {
 	const struct task *t = task_find(&s->m, pid);
@@ -1096,6 +1195,7 @@ int ns_sched_state_at(const struct ns_sched *s, int pid, uint64_t ts_ns, struct 
 	ctx->until_ns = i + 1 < t->nr_segs ? t->segs[i + 1].start_ns : UINT64_MAX;
 	if (g->state == NS_TS_RUNNING)
 		ctx->cpu = g->cpu;
+	dropped_at(&s->m, ctx, ts_ns);
 	/* the run it belongs to: this one, or the next */
 	for (run = i; run < t->nr_segs && t->segs[run].state != NS_TS_RUNNING; run++)
 		;
@@ -1116,6 +1216,63 @@ int ns_sched_state_at(const struct ns_sched *s, int pid, uint64_t ts_ns, struct 
 		}
 	}
 	return 0;
+}
+
+static int push_span(struct ns_sched_span **v, size_t *n, size_t *cap, uint64_t a, uint64_t b,
+		     int state, int cpu)
+{
+	if (b <= a)
+		return 0;
+	if (NS_GROW(*v, *cap, *n + 1))
+		return -ENOMEM;
+	(*v)[(*n)++] = (struct ns_sched_span){ a, b, state, cpu };
+	return 0;
+}
+
+/*
+ * The spans, with what lost events make not known as NS_TS_DROPPED: a run
+ * where its own CPU lost events (from its event before to its event after
+ * the loss), any other state from the first events lost on any CPU to its
+ * end (model_sched.h). Replaces *@sp; returns how many, or -ENOMEM.
+ */
+static long split_by_drops(const struct machine *m, struct ns_sched_span **sp, size_t n)
+{
+	struct ns_sched_span *out = NULL;
+	size_t k, nr = 0, cap = 0;
+	int ret = 0;
+
+	for (k = 0; k < n && !ret; k++) {
+		const struct ns_sched_span *p = &(*sp)[k];
+		uint64_t a = p->start_ns, cut;
+		size_t i;
+
+		if (p->state == NS_TS_RUNNING && p->cpu >= 0 && p->cpu < m->nr_gap_cpus) {
+			for (i = cgap_first_after(m, p->cpu, a);
+			     !ret && i < m->cgap_first[p->cpu + 1] && m->cgaps[i].lo < p->end_ns; i++) {
+				uint64_t lo = m->cgaps[i].lo > a ? m->cgaps[i].lo : a;
+				uint64_t hi = m->cgaps[i].hi < p->end_ns ? m->cgaps[i].hi : p->end_ns;
+
+				ret = push_span(&out, &nr, &cap, a, lo, p->state, p->cpu);
+				if (!ret)
+					ret = push_span(&out, &nr, &cap, lo, hi, NS_TS_DROPPED, -1);
+				a = hi > a ? hi : a;
+			}
+			if (!ret)
+				ret = push_span(&out, &nr, &cap, a, p->end_ns, p->state, p->cpu);
+			continue;
+		}
+		cut = cut_by_drops(p->state) ? gap_after(m, a, p->end_ns) : p->end_ns;
+		ret = push_span(&out, &nr, &cap, a, cut, p->state, p->cpu);
+		if (!ret)
+			ret = push_span(&out, &nr, &cap, cut, p->end_ns, NS_TS_DROPPED, -1);
+	}
+	if (ret) {
+		free(out);
+		return ret;
+	}
+	free(*sp);
+	*sp = out;
+	return (long)nr;
 }
 
 /*
@@ -1158,6 +1315,15 @@ long ns_sched_task_spans(const struct ns_sched *s, int pid, struct ns_sched_span
 		}
 		sp[n++] = (struct ns_sched_span){ g->start_ns, end, g->state,
 						  g->state == NS_TS_RUNNING ? g->cpu : -1 };
+	}
+	if (s->m.nr_gaps) {
+		long r = split_by_drops(&s->m, &sp, n);
+
+		if (r < 0) {
+			free(sp);
+			return r;
+		}
+		n = (size_t)r;
 	}
 	*out = sp;
 	return (long)n;

@@ -198,6 +198,8 @@ static int row_state_of(int state)
 		return NS_TRS_WAKING;
 	case NS_TS_PREEMPTED:
 		return NS_TRS_PREEMPTED;
+	case NS_TS_DROPPED:
+		return NS_TRS_DROPPED;
 	case NS_TS_BLOCKED:
 		return NS_TRS_BLOCKED;
 	case NS_TS_SLEEPING:

@@ -86,17 +86,21 @@ static int multi_one(void *arg, const struct ns_trace_field_value *v)
 	return mf->fn(mf->arg, &w);
 }
 
-static int multi_scan(struct ns_trace *trace, const int *types, const char *const *fields,
-		      int n, int (*fn)(void *arg, const struct ns_trace_field_value *v), void *arg)
+/* Several files: the slot's file, its own CPU and types. */
+static int multi_scan_range(struct ns_trace *trace, const int *types, const char *const *fields,
+			    int n, int cpu, uint64_t lo, uint64_t hi,
+			    int (*fn)(void *arg, const struct ns_trace_field_value *v), void *arg)
 {
 	const struct ns_multi *m = trace->multi;
-	int k, i, ret = 0, found = 0;
+	int k, i;
 
-	for (k = 0; k < m->nr && !ret; k++) {
+	for (k = 0; k < m->nr; k++) {
 		struct multi_field mf = { m->first_slot[k], { 0 }, fn, arg };
 		const char *f[NS_TRACE_FIELD_TYPES];
 		int t[NS_TRACE_FIELD_TYPES], nt = 0;
 
+		if (cpu < m->first_slot[k] || cpu >= m->first_slot[k] + m->sub[k]->nr_cpus)
+			continue;
 		for (i = 0; i < n; i++) {
 			int st = ns_multi_sub_type(trace, k, types[i]);
 
@@ -107,26 +111,27 @@ static int multi_scan(struct ns_trace *trace, const int *types, const char *cons
 			mf.which[nt++] = i;
 		}
 		if (!nt)
-			continue;
-		ret = ns_trace_field_scan(m->sub[k], t, f, nt, multi_one, &mf);
-		found++;
+			return 0;	/* none of these types in this file */
+		return ns_trace_field_scan_range(m->sub[k], t, f, nt, cpu - m->first_slot[k],
+						 lo, hi, multi_one, &mf);
 	}
-	return !ret && !found ? -EINVAL : ret;
+	return -EINVAL;
 }
 
-int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *const *fields,
-			int n, int (*fn)(void *arg, const struct ns_trace_field_value *v),
-			void *arg)
+int ns_trace_field_scan_range(struct ns_trace *trace, const int *types, const char *const *fields,
+			      int n, int cpu, uint64_t lo, uint64_t hi,
+			      int (*fn)(void *arg, const struct ns_trace_field_value *v), void *arg)
 {
 	struct tep_format_field *f[NS_TRACE_FIELD_TYPES];
 	struct ns_trace_field_value v;
-	int cpu, k, ret = 0;
+	const struct ns_events *evs;
+	int k, ret = 0;
 	uint64_t idx, nr;
 
-	if (n < 1 || n > NS_TRACE_FIELD_TYPES)
+	if (n < 1 || n > NS_TRACE_FIELD_TYPES || cpu < 0 || cpu >= trace->nr_cpus)
 		return -EINVAL;
 	if (trace->multi)
-		return multi_scan(trace, types, fields, n, fn, arg);
+		return multi_scan_range(trace, types, fields, n, cpu, lo, hi, fn, arg);
 	pthread_mutex_lock(&trace->tep_lock);
 	for (k = 0; k < n; k++) {
 		f[k] = find_field(trace, types[k], fields[k]);
@@ -136,33 +141,45 @@ int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *co
 	pthread_mutex_unlock(&trace->tep_lock);
 	if (ret)
 		return ret;
-	for (cpu = 0; cpu < trace->nr_cpus && !ret; cpu++) {
-		const struct ns_events *evs = &trace->cpus[cpu].ev;
+	evs = &trace->cpus[cpu].ev;
+	nr = ns_trace_cpu_nr_events(trace, cpu);
+	if (hi > nr)
+		hi = nr;
+	for (idx = lo; idx < hi && !ret; idx++) {
+		int type = ns_ev_type(evs, idx);
+		struct tep_record *rec = NULL;
 
-		nr = ns_trace_cpu_nr_events(trace, cpu);
-		for (idx = 0; idx < nr && !ret; idx++) {
-			int type = ns_ev_type(evs, idx);
-			struct tep_record *rec = NULL;
-
-			for (k = 0; k < n && !ret; k++) {
-				if (types[k] != type)
-					continue;
-				if (!rec)
-					rec = ns_trace_read(trace, cpu, idx);
-				if (!rec) {
-					ret = -EIO;
-					break;
-				}
-				v.ts_ns = ns_ev_ts(evs, idx);
-				v.idx = idx;
-				v.cpu = cpu;
-				v.which = k;
-				v.value = value_of(f[k], rec);
-				ret = fn(arg, &v);
+		for (k = 0; k < n && !ret; k++) {
+			if (types[k] != type)
+				continue;
+			if (!rec)
+				rec = ns_trace_read(trace, cpu, idx);
+			if (!rec) {
+				ret = -EIO;
+				break;
 			}
-			if (rec)
-				ns_trace_read_done(trace, rec);
+			v.ts_ns = ns_ev_ts(evs, idx);
+			v.idx = idx;
+			v.cpu = cpu;
+			v.which = k;
+			v.value = value_of(f[k], rec);
+			ret = fn(arg, &v);
 		}
+		if (rec)
+			ns_trace_read_done(trace, rec);
 	}
+	return ret;
+}
+
+int ns_trace_field_scan(struct ns_trace *trace, const int *types, const char *const *fields,
+			int n, int (*fn)(void *arg, const struct ns_trace_field_value *v),
+			void *arg)
+{
+	int cpu, ret = 0;
+
+	if (n < 1 || n > NS_TRACE_FIELD_TYPES)
+		return -EINVAL;
+	for (cpu = 0; cpu < trace->nr_cpus && !ret; cpu++)
+		ret = ns_trace_field_scan_range(trace, types, fields, n, cpu, 0, UINT64_MAX, fn, arg);
 	return ret;
 }

@@ -68,6 +68,7 @@ _Static_assert(NS_TUI_TASK_COLOURS == 16, "name every task role below");
 	X(ST_WAKEUP, "state-wakeup", "a task row: runnable after a wakeup (wakeup latency)") \
 	X(ST_WAKING, "state-waking", "a task row: from sched_waking to its sched_wakeup") \
 	X(ST_PREEMPTED, "state-preempted", "a task row: runnable, preempted (R, R+)") \
+	X(ST_DROPPED, "state-dropped", "a task row: not known, events were lost") \
 	X(ST_BLOCKED, "state-blocked", "a task row: uninterruptible (D)") \
 	X(ST_SLEEPING, "state-sleeping", "a task row: sleeping (S)") \
 	X(ST_IDLE, "state-idle", "a task row: idle-sleeping (I)") \

@@ -186,6 +186,9 @@ void ns_tui_draw_status(struct ns_tui *t)
 
 		ns_tui_key_name(t->keymap.pending[0], name, sizeof(name));
 		snprintf(left + n, sizeof(left) - n, "%s waits for a second key (Esc: none)", name);
+	} else if (ns_tui_plot_job_status(t, left + n, sizeof(left) - n)) {
+		/* a row being made in the background: how far it is */
+		n = (int)strlen(left);
 	} else if (t->message[0]) {
 		static const char more[] = " [:messages]";
 		int w = cols - n - rw, ml = (int)sizeof(more) - 1;

@@ -47,7 +47,7 @@ void ns_tui_end_job(struct ns_tui *t)
 
 int ns_tui_busy(const struct ns_tui *t)
 {
-	return t->flt && t->flt->job != NS_JOB_NONE;
+	return t->flt && (t->flt->job != NS_JOB_NONE || t->rowset.job);
 }
 
 /* ---- filter passes ------------------------------------------------------------------ */
@@ -208,6 +208,8 @@ void ns_tui_work(struct ns_tui *t)
 		filter_slice(t, t0);
 	else if (t->flt->job == NS_JOB_SEARCH)
 		search_slice(t, t0);
+	else if (t->rowset.job)
+		ns_tui_plot_job_work(t);	/* not modal: keys work meanwhile */
 }
 
 void ns_tui_cancel_job(struct ns_tui *t)

@@ -4,6 +4,10 @@
  * (model_plots.h does the work). Each row is made once, when the command
  * adds it (or a session brings it back), and kept while the filter set
  * lists its line; every frame then asks the model for the window's columns.
+ * A command makes its row in the background, in slices between key reads
+ * (as jobs.c runs a filter pass, but not modal: every key works meanwhile),
+ * with its progress in the status line; the same command again cancels it.
+ * A session's rows are made at once, when it is read.
  * A column's height is its greatest value on the window's scale, in block
  * eighths (U+2581..U+2588), or in digits 0-9 with the ASCII glyphs; a
  * column with no point is blank. The label carries the scale: a latency
@@ -12,6 +16,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "filtering.h"
 #include "nurseshark/model_plots.h"
@@ -89,6 +94,8 @@ void ns_tui_plot_rows_free(struct ns_tui *t)
 		ns_plot_close(rs->plot[i]);
 	free(rs->plot);
 	ns_plot_close(rs->made);
+	ns_plot_job_free(rs->job);
+	rs->job = NULL;
 	free(rs->cols);
 	rs->plot = NULL;
 	rs->made = NULL;
@@ -204,14 +211,91 @@ int ns_tui_plot_row_nearest(struct ns_tui *t, int id, uint64_t ts_ns, uint64_t *
 	return 0;
 }
 
+/* The row a finished job made: into the set and the graph, and said. */
+static void plot_job_done(struct ns_tui *t, struct ns_plot *p)
+{
+	const struct ns_plot_spec *spec = ns_plot_get_spec(p);
+	char line[NS_PLOT_LINE_MAX], a[32];
+	struct ns_plot_range r;
+
+	ns_plot_spec_line(spec, line, sizeof(line));
+	if (ns_filter_set_add_plot_row(t->flt->fs, line)) {
+		ns_plot_close(p);
+		ns_tui_message(t, "Out of memory");
+		return;
+	}
+	ns_plot_range(p, 0, UINT64_MAX, &r);
+	ns_plot_close(t->rowset.made);
+	t->rowset.made = p;
+	ns_tui_graph_rows_rebuild(t);
+	if (spec->kind == NS_PLOT_LATENCY)
+		ns_tui_message(t, "Latency row added: %llu pairs, the longest %s (:%s again "
+			       "removes it)", (unsigned long long)r.nr,
+			       ns_plot_fmt_ns(a, sizeof(a), r.max), line);
+	else
+		ns_tui_message(t, "Plot row added: %llu events, %lld to %lld (:%s again removes "
+			       "it)", (unsigned long long)r.nr, (long long)r.min, (long long)r.max,
+			       line);
+}
+
+static double plot_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void ns_tui_plot_job_work(struct ns_tui *t)
+{
+	struct ns_tui_graph_rows *rs = &t->rowset;
+	const char *name;
+	double t0 = plot_now_ms();
+	char err[256];
+	struct ns_plot *p;
+	int ret;
+
+	if (!rs->job)
+		return;
+	name = ns_plot_kind_name(ns_plot_job_spec(rs->job)->kind);
+	do {
+		ret = ns_plot_job_step(rs->job, 65536);
+	} while (!ret && (t->flt->sync || plot_now_ms() - t0 < NS_TUI_SLICE_MS));
+	if (!ret)
+		return;
+	p = ret == 1 ? ns_plot_job_take(rs->job, err, sizeof(err)) : NULL;
+	if (ret < 0)
+		snprintf(err, sizeof(err), "%s", ret == -ENOMEM ? "out of memory" :
+			 "the events do not read back from the file");
+	ns_plot_job_free(rs->job);
+	rs->job = NULL;
+	if (p)
+		plot_job_done(t, p);
+	else
+		ns_tui_message(t, "%s: %s", name, err);
+}
+
+int ns_tui_plot_job_status(const struct ns_tui *t, char *buf, size_t len)
+{
+	char line[NS_PLOT_LINE_MAX];
+	uint64_t done, total;
+
+	if (!t->rowset.job)
+		return 0;
+	ns_plot_job_progress(t->rowset.job, &done, &total);
+	ns_plot_spec_line(ns_plot_job_spec(t->rowset.job), line, sizeof(line));
+	snprintf(buf, len, "Making the row '%s': %d%% of %llu events (:%s again cancels)", line,
+		 total ? (int)(done * 100 / total) : 100, (unsigned long long)total, line);
+	return 1;
+}
+
 void ns_tui_cmd_plot_row(struct ns_tui *t, char *args, int kind)
 {
 	struct ns_filter_set *fs = t->flt->fs;
-	char line[NS_PLOT_LINE_MAX], err[256], a[32];
+	struct ns_tui_graph_rows *rs = &t->rowset;
+	char line[NS_PLOT_LINE_MAX], busy[NS_PLOT_LINE_MAX], err[256];
 	const char *name = ns_plot_kind_name(kind);
 	struct ns_plot_spec spec;
-	struct ns_plot_range r;
-	struct ns_plot *p;
 
 	if (ns_plot_spec_parse(&spec, kind, args, err, sizeof(err))) {
 		ns_tui_message(t, "%s", err);
@@ -224,26 +308,24 @@ void ns_tui_cmd_plot_row(struct ns_tui *t, char *args, int kind)
 		ns_tui_message(t, "Row '%s' removed (:%s again adds it)", line, line);
 		return;
 	}
-	p = ns_plot_open(t->trace, &spec, err, sizeof(err));
-	if (!p) {
+	if (rs->job) {
+		ns_plot_spec_line(ns_plot_job_spec(rs->job), busy, sizeof(busy));
+		if (!strcmp(busy, line)) {
+			ns_plot_job_free(rs->job);
+			rs->job = NULL;
+			ns_tui_message(t, "Row '%s' cancelled (:%s again makes it)", line, line);
+		} else {
+			ns_tui_message(t, "The row '%s' is still being made (:%s cancels it)", busy,
+				       busy);
+		}
+		return;
+	}
+	rs->job = ns_plot_job_begin(t->trace, &spec, err, sizeof(err));
+	if (!rs->job) {
 		ns_tui_message(t, "%s: %s", name, err);
 		return;
 	}
-	if (ns_filter_set_add_plot_row(fs, line)) {
-		ns_plot_close(p);
-		ns_tui_message(t, "Out of memory");
-		return;
-	}
-	ns_plot_range(p, 0, UINT64_MAX, &r);
-	ns_plot_close(t->rowset.made);
-	t->rowset.made = p;
-	ns_tui_graph_rows_rebuild(t);
-	if (kind == NS_PLOT_LATENCY)
-		ns_tui_message(t, "Latency row added: %llu pairs, the longest %s (:%s again "
-			       "removes it)", (unsigned long long)r.nr,
-			       ns_plot_fmt_ns(a, sizeof(a), r.max), line);
-	else
-		ns_tui_message(t, "Plot row added: %llu events, %lld to %lld (:%s again removes "
-			       "it)", (unsigned long long)r.nr, (long long)r.min, (long long)r.max,
-			       line);
+	/* the status line shows its progress; the row comes when it is made */
+	t->message[0] = '\0';
+	ns_tui_plot_job_work(t);
 }

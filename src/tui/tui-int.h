@@ -45,6 +45,7 @@ enum ns_tui_role {
 	NS_ROLE_ST_WAKEUP,	/* task rows: the states (ns_tui_task_states) */
 	NS_ROLE_ST_WAKING,
 	NS_ROLE_ST_PREEMPTED,
+	NS_ROLE_ST_DROPPED,
 	NS_ROLE_ST_BLOCKED,
 	NS_ROLE_ST_SLEEPING,
 	NS_ROLE_ST_IDLE,
@@ -256,6 +257,7 @@ struct ns_tui_graph_rows {
 	struct ns_plot **plot;
 	int nr_plot;
 	struct ns_plot *made;		/* made by a command, for the next sync to take */
+	struct ns_plot_job *job;	/* a command's row being made, in slices (plot_rows.c) */
 	struct ns_plot_col *cols;	/* one plot row's columns */
 	size_t nr_cols;
 };
@@ -434,6 +436,14 @@ void ns_tui_draw_plot_row(struct ns_tui *t, int y, int id);
 int ns_tui_plot_row_nearest(struct ns_tui *t, int id, uint64_t ts_ns, uint64_t *row);
 /* :latency and :plot (@kind enum ns_plot_kind): add the row, or remove it when it is there. */
 void ns_tui_cmd_plot_row(struct ns_tui *t, char *args, int kind);
+/*
+ * A command's row is made in the background: a slice of it between key
+ * reads (jobs.c calls it while no filter pass or search runs); the status
+ * line shows how far it is (ns_tui_plot_job_status()).
+ */
+void ns_tui_plot_job_work(struct ns_tui *t);
+/* "Making the row 'latency A B': 42%..." in @buf; 0 when no row is being made. */
+int ns_tui_plot_job_status(const struct ns_tui *t, char *buf, size_t len);
 
 /* setup and teardown shared by the terminal and --snapshot (screen.c) */
 int ns_tui_open(struct ns_tui *t, struct ns_trace *trace, const struct ns_tui_setup *setup,

@@ -80,6 +80,11 @@ struct oracle {
 	size_t nr_sw, cap_sw;
 	uint64_t *drops;	/* per CPU */
 	long long *lost;
+	uint64_t *prev_ts;	/* per CPU, its last event so far */
+	/* events lost: [lo, hi) of CPU gap_cpu, from its event before to its event after */
+	uint64_t (*gap)[2];
+	int *gap_cpu;
+	size_t nr_gap;
 };
 
 /* Read @h's records into @o, its CPU n as CPU @base + n (instances follow the top). */
@@ -95,7 +100,8 @@ static int oracle_read(struct oracle *o, struct tracecmd_input *h, int base)
 	o->first_ts = realloc(o->first_ts, o->nr_cpus * sizeof(*o->first_ts));
 	o->drops = realloc(o->drops, o->nr_cpus * sizeof(*o->drops));
 	o->lost = realloc(o->lost, o->nr_cpus * sizeof(*o->lost));
-	if (!o->first_ts || !o->drops || !o->lost)
+	o->prev_ts = realloc(o->prev_ts, o->nr_cpus * sizeof(*o->prev_ts));
+	if (!o->first_ts || !o->drops || !o->lost || !o->prev_ts)
 		return -ENOMEM;
 	for (cpu = base; cpu < o->nr_cpus; cpu++) {
 		o->first_ts[cpu] = UINT64_MAX;
@@ -115,7 +121,13 @@ static int oracle_read(struct oracle *o, struct tracecmd_input *h, int base)
 			o->drops[cpu]++;
 			if (rec->missed_events > 0)
 				o->lost[cpu] += rec->missed_events;
+			o->gap = realloc(o->gap, (o->nr_gap + 1) * sizeof(*o->gap));
+			o->gap_cpu = realloc(o->gap_cpu, (o->nr_gap + 1) * sizeof(*o->gap_cpu));
+			o->gap[o->nr_gap][0] = rec->ts == o->first_ts[cpu] ? 0 : o->prev_ts[cpu];
+			o->gap[o->nr_gap][1] = rec->ts;
+			o->gap_cpu[o->nr_gap++] = cpu;
 		}
+		o->prev_ts[cpu] = rec->ts;
 		if (swe && tep_data_type(tep, rec) == swe->id) {
 			unsigned long long p, nx;
 
@@ -160,12 +172,33 @@ static void oracle_free(struct oracle *o)
 	free(o->sw);
 	free(o->drops);
 	free(o->lost);
+	free(o->prev_ts);
+	free(o->gap);
+	free(o->gap_cpu);
+}
+
+/* The part of [a, b) that @cpu's lost events cover (from its event before to the one after). */
+static uint64_t oracle_lost(const struct oracle *o, int cpu, uint64_t a, uint64_t b)
+{
+	uint64_t sum = 0;
+	size_t g;
+
+	for (g = 0; g < o->nr_gap; g++) {
+		uint64_t lo = o->gap[g][0] > a ? o->gap[g][0] : a;
+		uint64_t hi = o->gap[g][1] < b ? o->gap[g][1] : b;
+
+		if (o->gap_cpu[g] == cpu && hi > lo)
+			sum += hi - lo;
+	}
+	return sum;
 }
 
 /*
  * CPU time per pid over [t0, t1) (runs end at the trace's last event): a run
  * is from one switch to the next on its CPU, its task the first's next_pid;
  * before a CPU's first switch, its prev_pid ran from the CPU's first event.
+ * Where the CPU lost events (from its event before to its event after), who
+ * ran is not known: that part counts for nobody.
  * Returns how many runs the range cuts in two.
  */
 static int oracle_cpu_time(const struct oracle *o, uint64_t t0, uint64_t t1, int only_cpu,
@@ -196,7 +229,7 @@ static int oracle_cpu_time(const struct oracle *o, uint64_t t0, uint64_t t1, int
 			a = since > t0 ? since : t0;
 			b = s->ts < end ? s->ts : end;
 			if (b > a && pid >= 0 && pid < MAX_PID)
-				ns[pid] += b - a;
+				ns[pid] += b - a - oracle_lost(o, cpu, a, b);
 			if ((since < t0 && s->ts > t0) || (since < t1 && s->ts > t1))
 				cut++;
 			pid = s->next;
@@ -206,7 +239,7 @@ static int oracle_cpu_time(const struct oracle *o, uint64_t t0, uint64_t t1, int
 			uint64_t a = since > t0 ? since : t0;
 
 			if (end > a)
-				ns[pid] += end - a;
+				ns[pid] += end - a - oracle_lost(o, cpu, a, end);
 			if (since < t1 && o->last_ts > t1)
 				cut++;
 		}

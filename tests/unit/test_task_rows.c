@@ -41,7 +41,15 @@ struct ev {
 	char st;		/* SWITCH: the row state prev_state leaves prev in */
 };
 
+/* Events lost on a CPU: from its event before ("CPU:N [EVENTS DROPPED]") to its event after. */
+struct gap {
+	uint64_t lo, hi;
+	int cpu;
+};
+
 struct oracle {
+	struct gap *gap;
+	size_t nr_gap, cap_gap;
 	struct run *run[MAX_CPUS];
 	size_t nr_run[MAX_CPUS], cap_run[MAX_CPUS];
 	uint64_t prev_ts[MAX_CPUS];	/* the CPU's last event so far */
@@ -110,6 +118,15 @@ static int parse_report(const char *path, struct oracle *o)
 		}
 		if (o->dropped[cpu] && o->cur[cpu] >= 0 && o->nr_run[cpu])
 			push_run(o, cpu, o->prev_ts[cpu], -1);
+		if (o->dropped[cpu]) {
+			if (o->nr_gap == o->cap_gap) {
+				o->cap_gap = o->cap_gap * 2 + 64;
+				o->gap = realloc(o->gap, o->cap_gap * sizeof(*o->gap));
+			}
+			/* before the CPU's first event, from the start */
+			o->gap[o->nr_gap++] = (struct gap){ o->seen[cpu] && o->nr_run[cpu] ?
+							    o->prev_ts[cpu] : 0, ts, cpu };
+		}
 		o->dropped[cpu] = 0;
 		/* a stack trace (-T) belongs to the event before it: no run */
 		if (pid != o->cur[cpu] && (!o->nr_run[cpu] ||
@@ -173,6 +190,7 @@ static void oracle_free(struct oracle *o)
 	for (c = 0; c < MAX_CPUS; c++)
 		free(o->run[c]);
 	free(o->ev);
+	free(o->gap);
 }
 
 /* The spans of @pid by CPU then start, merged where one follows another. */
@@ -207,19 +225,26 @@ static size_t spans_of(const struct oracle *o, int pid, struct ns_task_span **ou
 struct state {
 	uint64_t start;
 	int st;			/* enum ns_task_row_state */
+	int cpu;		/* RUNNING: the CPU */
 };
 
-static void push_state(struct state **v, size_t *n, size_t *cap, uint64_t ts, int st)
+static void push_state_on(struct state **v, size_t *n, size_t *cap, uint64_t ts, int st, int cpu)
 {
 	if (*n && (*v)[*n - 1].start == ts) {
 		(*v)[*n - 1].st = st;
+		(*v)[*n - 1].cpu = cpu;
 		return;
 	}
 	if (*n == *cap) {
 		*cap = *cap * 2 + 64;
 		*v = realloc(*v, *cap * sizeof(**v));
 	}
-	(*v)[(*n)++] = (struct state){ ts, st };
+	(*v)[(*n)++] = (struct state){ ts, st, cpu };
+}
+
+static void push_state(struct state **v, size_t *n, size_t *cap, uint64_t ts, int st)
+{
+	push_state_on(v, n, cap, ts, st, -1);
 }
 
 /*
@@ -247,7 +272,7 @@ static size_t states_of(const struct oracle *o, int pid, struct state **out)
 		if (e->pid != cur[e->cpu]) {
 			cur[e->cpu] = e->pid;
 			if (e->pid == pid && st != NS_TRS_RUNNING) {
-				push_state(out, &n, &cap, e->ts, NS_TRS_RUNNING);
+				push_state_on(out, &n, &cap, e->ts, NS_TRS_RUNNING, e->cpu);
 				st = NS_TRS_RUNNING;
 			}
 		}
@@ -262,7 +287,7 @@ static size_t states_of(const struct oracle *o, int pid, struct state **out)
 				if (st == NS_TRS_WAKEUP && have_waking && before_wakeup &&
 				    waking < wakeup && waking >= (*out)[before_wakeup - 1].start &&
 				    (*out)[before_wakeup - 1].st != NS_TRS_RUNNING) {
-					struct state w = { waking, NS_TRS_WAKING };
+					struct state w = { waking, NS_TRS_WAKING, -1 };
 
 					push_state(out, &n, &cap, 0, 0);	/* room */
 					memmove(&(*out)[before_wakeup + 1], &(*out)[before_wakeup],
@@ -274,7 +299,7 @@ static size_t states_of(const struct oracle *o, int pid, struct state **out)
 						n--;
 					}
 				}
-				push_state(out, &n, &cap, e->ts, NS_TRS_RUNNING);
+				push_state_on(out, &n, &cap, e->ts, NS_TRS_RUNNING, e->cpu);
 				st = NS_TRS_RUNNING;
 				have_waking = false;
 			}
@@ -299,6 +324,66 @@ static uint64_t overlap(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 	return hi > lo ? hi - lo : 0;
 }
 
+/* Columns whose state events lost make not known, over all the checks. */
+static uint64_t dropped_cols;
+
+/* A state over [a, b). */
+struct ival {
+	uint64_t a, b;
+	int st;
+};
+
+static void push_ival(struct ival **v, size_t *n, size_t *cap, uint64_t a, uint64_t b, int st)
+{
+	if (b <= a)
+		return;
+	if (*n == *cap) {
+		*cap = *cap * 2 + 64;
+		*v = realloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = (struct ival){ a, b, st };
+}
+
+/*
+ * The states as intervals, with what report's DROPPED lines make not
+ * known: a run, where its own CPU lost events (from that CPU's event
+ * before the DROPPED line to its event after); any other state but
+ * exited, from the first loss on any CPU that overlaps it to its end.
+ * Plain loops over every gap: no index, no binary search.
+ */
+static size_t states_known(const struct oracle *o, const struct state *sv, size_t n,
+			   struct ival **out)
+{
+	size_t k, g, nr = 0, cap = 0;
+
+	*out = NULL;
+	for (k = 0; k < n; k++) {
+		uint64_t a = sv[k].start, b = k + 1 < n ? sv[k + 1].start : o->last_ts, cut = b;
+		struct ival *drop = NULL;
+		size_t nd = 0, capd = 0, d;
+
+		if (sv[k].st == NS_TRS_RUNNING) {
+			for (g = 0; g < o->nr_gap; g++)
+				if (o->gap[g].cpu == sv[k].cpu && o->gap[g].lo < b && o->gap[g].hi > a)
+					push_ival(&drop, &nd, &capd, o->gap[g].lo > a ? o->gap[g].lo : a,
+						  o->gap[g].hi < b ? o->gap[g].hi : b, NS_TRS_DROPPED);
+			for (d = 0; d < nd; d++)
+				push_ival(out, &nr, &cap, drop[d].a, drop[d].b, NS_TRS_DROPPED);
+			free(drop);
+			/* the running parts do not matter: the runs say where it ran */
+			continue;
+		}
+		if (sv[k].st != NS_TRS_DEAD && sv[k].st != NS_TRS_UNKNOWN)
+			for (g = 0; g < o->nr_gap; g++)
+				if (o->gap[g].lo < b && o->gap[g].hi > a)
+					cut = (o->gap[g].lo > a ? o->gap[g].lo : a) < cut ?
+						(o->gap[g].lo > a ? o->gap[g].lo : a) : cut;
+		push_ival(out, &nr, &cap, a, cut, sv[k].st);
+		push_ival(out, &nr, &cap, cut, b, NS_TRS_DROPPED);
+	}
+	return nr;
+}
+
 /*
  * Every column's state of @pid's row in a window: where it did not run,
  * the first (enum ns_task_row_state's order) of the oracle's states that
@@ -310,8 +395,11 @@ static int check_states(const struct oracle *o, const struct ns_task_row *tr, in
 {
 	struct ns_task_bin *bins = calloc(cols, sizeof(*bins));
 	struct state *sv;
+	struct ival *iv;
 	size_t n = states_of(o, pid, &sv), k;
 	int col, bad = 0;
+
+	n = states_known(o, sv, n, &iv);
 
 	ns_task_row_bins(tr, NULL, start, end, cols, bins);
 	for (col = 0; col < cols && !bad; col++) {
@@ -324,16 +412,14 @@ static int check_states(const struct oracle *o, const struct ns_task_row *tr, in
 		if (bins[col].flags & NS_BIN_RUNNING) {
 			want = NS_TRS_RUNNING;
 		} else {
-			for (k = 0; k < n; k++) {
-				uint64_t e = k + 1 < n ? sv[k + 1].start : o->last_ts;
-
-				if (sv[k].st != NS_TRS_RUNNING && overlap(a, b, sv[k].start, e) &&
-				    sv[k].st < want)
-					want = sv[k].st;
-			}
+			for (k = 0; k < n; k++)
+				if (iv[k].st != NS_TRS_RUNNING && overlap(a, b, iv[k].a, iv[k].b) &&
+				    iv[k].st < want)
+					want = iv[k].st;
 		}
 		if (want != NS_TRS_RUNNING && want != NS_TRS_UNKNOWN)
 			(*nr_states)++;
+		dropped_cols += want == NS_TRS_DROPPED;
 		if (bins[col].state != want) {
 			snprintf(why, why_len, "column %d: state %d, want %d", col, bins[col].state,
 				 want);
@@ -341,6 +427,7 @@ static int check_states(const struct oracle *o, const struct ns_task_row *tr, in
 		}
 	}
 	free(sv);
+	free(iv);
 	free(bins);
 	return bad;
 }
@@ -403,7 +490,7 @@ static void check_trace(const char *path)
 	struct ns_trace *trace = ns_trace_open(path, err, sizeof(err));
 	int nr, i, k, pids[8], npids = 0, ok;
 	struct ns_sched *sched;
-	uint64_t first, last;
+	uint64_t first, last, dropped;
 
 	if (!trace) {
 		FAIL("%s: open: %s", base_name(path), err);
@@ -493,6 +580,7 @@ static void check_trace(const char *path)
 	}
 
 	/* the states of the rows, from the timelines, against report's lines */
+	dropped = dropped_cols;
 	sched = ns_sched_build(trace, NULL, err, sizeof(err));
 	CHECK(sched != NULL, "%s: the timelines build (%s)", base_name(path), sched ? "" : err);
 	for (k = 0; sched && k < npids; k++) {
@@ -522,6 +610,11 @@ static void check_trace(const char *path)
 		      pids[k], why);
 		ns_task_row_close(tr);
 	}
+	if (o.nr_gap)
+		CHECK(dropped_cols > dropped,
+		      "%s: %zu losses of events: %llu columns of the rows above show them as "
+		      "not known (dropped)", base_name(path), o.nr_gap,
+		      (unsigned long long)(dropped_cols - dropped));
 	ns_sched_free(sched);
 	free(tasks);
 	oracle_free(&o);
