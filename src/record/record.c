@@ -753,6 +753,75 @@ static void free_record(struct record *r)
 	free(r->tmp_path);
 }
 
+/* @w for sh -c: as it is when the shell reads it so, else in single quotes. */
+static void shell_word(FILE *out, const char *w)
+{
+	if (*w && !w[strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			      "0123456789_-+=.,/:@%")]) {
+		fputs(w, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*w, out);
+	}
+	fputc('\'', out);
+}
+
+/* Tell @viewing the options of this recording, as the Record screen holds them. */
+static void tell_used(const struct record *r,
+		      void (*viewing)(const struct ns_record_used *used, void *arg), void *arg)
+{
+	struct ns_record_used u = { .clock = "", .duration = r->duration, .output = r->output };
+	char *events = NULL, *buffers = NULL, *command = NULL;
+	size_t elen, blen, clen;
+	FILE *ev = open_memstream(&events, &elen), *bu = open_memstream(&buffers, &blen);
+	FILE *cm = open_memstream(&command, &clen);
+	bool ok = ev && bu && cm;
+
+	for (int b = 0; ok && b < r->nbufs; b++) {
+		const struct ns_rec_buffer *buf = &r->bufs[b];
+
+		if (!buf->name) {
+			for (int i = 0; buf->specs && buf->specs[i]; i++)
+				fprintf(ev, "%s%s", i ? " " : "", buf->specs[i]);
+			u.kb = buf->kb;
+			u.clock = buf->clock ? buf->clock : "";
+			continue;
+		}
+		fprintf(bu, "%s-B %s", ftell(bu) ? " " : "", buf->name);
+		for (int i = 0; buf->specs && buf->specs[i]; i++)
+			fprintf(bu, " -e %s", buf->specs[i]);
+		if (buf->kb > 0)
+			fprintf(bu, " -b %ld", buf->kb);
+		if (buf->clock)
+			fprintf(bu, " -C %s", buf->clock);
+	}
+	for (int i = 0; ok && r->command && r->command[i]; i++) {
+		if (i)
+			fputc(' ', cm);
+		shell_word(cm, r->command[i]);
+	}
+	if (ev && fclose(ev))
+		ok = false;
+	if (bu && fclose(bu))
+		ok = false;
+	if (cm && fclose(cm))
+		ok = false;
+	if (ok) {
+		u.events = events;
+		u.buffers = buffers;
+		u.command = command;
+		viewing(&u, arg);
+	}
+	free(events);
+	free(buffers);
+	free(command);
+}
+
 static void view(const char *path)
 {
 	execl("/proc/self/exe", "nurseshark", "--", path, (char *)NULL);
@@ -820,7 +889,8 @@ static int live_output(struct record *r)
 	return 0;
 }
 
-static int record_main(int argc, char **argv, bool live, const struct ns_record_live_ui *ui)
+static int record_main(int argc, char **argv, bool live, const struct ns_record_live_ui *ui,
+		       void (*viewing)(const struct ns_record_used *used, void *arg), void *arg)
 {
 	struct record r = { .tmp_fd = -1, .live = live, .cmd = live ? "live" : "record" };
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -916,6 +986,8 @@ out:
 	if (!ret && r.command && WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status))
 		fprintf(stderr, "nurseshark: %s: %s exited with status %d\n", r.cmd, r.command[0],
 			WEXITSTATUS(r.child_status));
+	if (!ret && !r.live_dir && r.view && viewing)
+		tell_used(&r, viewing, arg);
 	free_record(&r);
 	if (r.live_dir) {
 		if (!ret && !r.interactive)
@@ -935,12 +1007,13 @@ out:
 	return ret;
 }
 
-int ns_record_main(int argc, char **argv)
+int ns_record_main(int argc, char **argv,
+		   void (*viewing)(const struct ns_record_used *used, void *arg), void *arg)
 {
-	return record_main(argc, argv, false, NULL);
+	return record_main(argc, argv, false, NULL, viewing, arg);
 }
 
 int ns_record_live_main(int argc, char **argv, const struct ns_record_live_ui *ui)
 {
-	return record_main(argc, argv, true, ui);
+	return record_main(argc, argv, true, ui, NULL, NULL);
 }
