@@ -952,7 +952,9 @@ static int run_child(char **argv)
 	} else {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
-		status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+		/* as a shell says it: 130 for a child Ctrl-C ended */
+		status = WIFEXITED(status) ? WEXITSTATUS(status) :
+			 WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
@@ -1010,6 +1012,9 @@ static int run_record_request(struct record_request *rq)
 	}
 	argv[n] = NULL;
 	status = run_child(argv);
+	/* Ctrl-C is one way to end live, as q is */
+	if (rq->start == REC_LIVE && status == 128 + SIGINT)
+		status = 0;
 	if (rq->start == REC_RECORD && !status) {
 		execl("/proc/self/exe", "nurseshark", "--", s->output, (char *)NULL);
 		fprintf(stderr, "nurseshark: cannot start the viewer: %s\n", strerror(errno));
@@ -1018,8 +1023,13 @@ static int run_record_request(struct record_request *rq)
 	if (status && isatty(STDIN_FILENO)) {
 		int c;
 
-		fprintf(stderr, "nurseshark: %s failed (above); Enter goes back to the viewer\n",
-			argv[1]);
+		/* stopped before it started (it said so above, and put the state back) */
+		if (status == 128 + SIGINT)
+			fprintf(stderr, "nurseshark: nothing recorded; Enter goes back to the "
+				"viewer\n");
+		else
+			fprintf(stderr, "nurseshark: %s failed (above); Enter goes back to the "
+				"viewer\n", argv[1]);
 		while ((c = getchar()) != EOF && c != '\n')
 			;
 	}

@@ -51,6 +51,62 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "Ctrl-C (SIGINT)";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGQUIT:
+		return "SIGQUIT";
+	}
+	return "a signal";
+}
+
+/*
+ * For the tests that stop a recording at a given moment:
+ * NURSESHARK_TEST_RECORD_STAGE=STAGE:FILE makes the run, once at STAGE
+ * ("checked": the file checked, the kernel not touched yet; "setup": the
+ * tracing state saved and changed, tracing still off; "traced": tracing on,
+ * the command not started; "spawned": the command started), write its pid
+ * to FILE and wait there for a signal (30 s at most), so that a test can
+ * send one exactly then, with no sleep. Not for users; not in the usage.
+ */
+static void test_stage(const char *stage)
+{
+	const char *want = getenv("NURSESHARK_TEST_RECORD_STAGE");
+	size_t n = strlen(stage);
+	sigset_t block, old;
+	char tmp[4200];
+	FILE *f;
+
+	if (!want || strncmp(want, stage, n) || want[n] != ':' || !want[n + 1])
+		return;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	/* whole or not at all: the test reads it once it is there */
+	snprintf(tmp, sizeof(tmp), "%.4000s.tmp", want + n + 1);
+	f = fopen(tmp, "w");
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		if (!fclose(f))
+			rename(tmp, want + n + 1);
+	}
+	for (int i = 0; i < 300 && !stop_signal; i++) {
+		struct timespec tick = { 0, 100 * 1000 * 1000 };
+
+		ppoll(NULL, 0, &tick, &old);	/* the signals get through only here */
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS, OPT_KEEP };
 
 static const struct option record_options[] = {
@@ -895,13 +951,24 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 	struct record r = { .tmp_fd = -1, .live = live, .cmd = live ? "live" : "record" };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[1024] = "", tmp_prefix[4096];
-	bool touched = false;
+	bool touched = false, started = false, early = false, restore_failed = false;
 	int ret = 1;
 
 	if (parse_args(&r, argc, argv)) {
 		ret = 2;
 		goto out;
 	}
+	/*
+	 * From here on a signal (Ctrl-C, SIGTERM, SIGHUP) only sets a flag: before
+	 * the recording starts it ends the run cleanly (the temp files removed,
+	 * the kernel's state put back once changed, then we die of it); once it
+	 * runs, it ends the recording, and the file is written.
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);	/* the live screen passes it on to us */
+	signal(SIGPIPE, SIG_IGN);
 	if (r.live && live_output(&r))
 		goto out;
 	r.progress = isatty(STDERR_FILENO) && !r.interactive;
@@ -915,12 +982,9 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 	for (int b = 0; b < r.nbufs; b++)
 		if (ns_rec_resolve_events(&r.bufs[b], err, sizeof(err)))
 			goto out;
-	/* From here on the kernel's state changes: a signal must end the run, not us. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);	/* the live screen passes it on to us */
-	signal(SIGPIPE, SIG_IGN);
+	test_stage("checked");
+	if (stop_signal)
+		goto out;
 	touched = true;
 	if (open_instances(&r, err, sizeof(err)))
 		goto out;
@@ -933,15 +997,22 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 			goto out;
 		ns_rec_read_lost(&r.bufs[b], true);
 	}
+	test_stage("setup");
 	if (stop_signal)
-		goto out_signal;
+		goto out;
 	for (int b = 0; b < r.nbufs; b++)
 		if (tracefs_trace_on(r.bufs[b].inst) < 0) {
 			snprintf(err, sizeof(err), "cannot turn tracing on: %s", strerror(errno));
 			goto out;
 		}
+	test_stage("traced");
+	/* not the command when we are told to stop already */
+	if (stop_signal)
+		goto out;
 	if (r.command && start_command(&r, err, sizeof(err)))
 		goto out;
+	started = true;
+	test_stage("spawned");
 	if (r.interactive) {
 		ret = live_loop(&r, err, sizeof(err)) ? 1 : 0;
 		goto out;
@@ -965,20 +1036,29 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 	r.tmp_path = NULL;
 	progress(&r, r.elapsed, true);
 	ret = 0;
-	goto out;
-out_signal:
-	snprintf(err, sizeof(err), "stopped by signal %d before recording", (int)stop_signal);
 out:
+	/*
+	 * Stopped before the recording started: whatever failed meanwhile (a
+	 * write to tracefs the signal interrupted) is no error of ours.
+	 */
+	early = stop_signal && !started && ret != 2;
+	if (early)
+		ret = 1;
 	/* An instance cannot be removed while its ring buffers are open. */
 	for (int b = 0; b < r.nbufs; b++)
 		ns_rec_close_cpus(&r.bufs[b]);
 	for (int b = r.nbufs - 1; touched && b >= 0; b--) {
-		if (ns_rec_restore_state(&r.bufs[b]) && !ret) {
+		if (ns_rec_restore_state(&r.bufs[b]) && (!ret || early)) {
 			snprintf(err, sizeof(err), "could not put back all the tracing state of %s",
 				 r.bufs[b].name ?: tracefs_tracing_dir());
 			ret = 1;
+			restore_failed = true;
 		}
 	}
+	if (early && !restore_failed)
+		snprintf(err, sizeof(err), "stopped by %s before recording started: nothing "
+			 "recorded%s", signal_name(stop_signal),
+			 touched ? ", the tracing state is as it was" : "");
 	if (r.shown)
 		fputc('\n', stderr);
 	if (err[0])
@@ -999,7 +1079,7 @@ out:
 	} else if (!ret && r.view) {
 		view(r.output);
 	}
-	if (r.interactive && stop_signal) {
+	if ((r.interactive || early) && stop_signal && !restore_failed) {
 		/* the state is back: die of the signal, as the shell expects */
 		signal(stop_signal, SIG_DFL);
 		raise(stop_signal);
