@@ -111,9 +111,11 @@ live_run() {
 	tck=$(getconf CLK_TCK)
 	line=$(tmux -L "$sock" capture-pane -p | grep -E ' ev .* lost *$' | tail -n 1)
 	cpu=$(awk -v t="$tck" '{ print ($14 + $15) / t }' "/proc/$pid/stat" 2>/dev/null)
+	# it must be gone, its tracing state put back, before anything else records
 	tmux -L "$sock" send-keys q
-	for i in $(seq 200); do
+	for i in $(seq 1200); do
 		kill -0 "$pid" 2>/dev/null || break
+		[ "$i" = 600 ] && kill -TERM "$pid" 2>/dev/null
 		sleep 0.05
 	done
 	tmux -L "$sock" kill-server 2>/dev/null
@@ -153,7 +155,8 @@ record_bench() {
 		"$runs runs each (medians)"
 	rm -f "$BENCH_OUT"/rec-*.{events,lost,cpu}
 	for run in $(seq "$runs"); do
-		for tool in nurseshark trace-cmd live; do
+		# live before trace-cmd record, which leaves its buffer size behind
+		for tool in nurseshark live trace-cmd; do
 			f=$BENCH_OUT/rec-$tool.dat
 			"$shared/tools/workload" "$((secs + 1))" >/dev/null 2>&1 &
 			wl=$!
