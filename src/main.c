@@ -968,6 +968,41 @@ static void record_settings_load(struct record_request *rq, struct ns_diag *d)
 		ns_record_settings_read(&rq->settings, rq->path, d);
 }
 
+/*
+ * `nurseshark record ... ` is about to open the viewer on its file: its
+ * options become the Record screen's settings, so that Ctrl-R there records
+ * again the same way. What cannot be kept is said, and the viewer opens.
+ */
+static void record_viewing(const struct ns_record_used *u, void *arg)
+{
+	struct record_request rq = { 0 };
+	struct ns_record_settings *s = &rq.settings;
+	struct ns_diag d;
+	char err[512];
+
+	ns_diag_init(&d);
+	record_settings_load(&rq, &d);	/* problems: the file is replaced anyway */
+	ns_diag_free(&d);
+	if (!rq.path)
+		return;
+	snprintf(s->events, sizeof(s->events), "%s", u->events);
+	s->buffer_kb = u->kb;
+	snprintf(s->clock, sizeof(s->clock), "%s", u->clock);
+	snprintf(s->buffers, sizeof(s->buffers), "%s", u->buffers);
+	snprintf(s->command, sizeof(s->command), "%s", u->command);
+	s->duration = u->duration;
+	snprintf(s->output, sizeof(s->output), "%s", u->output);
+	if (strlen(u->events) >= sizeof(s->events) || strlen(u->buffers) >= sizeof(s->buffers) ||
+	    strlen(u->command) >= sizeof(s->command) || strlen(u->output) >= sizeof(s->output) ||
+	    strlen(u->clock) >= sizeof(s->clock))
+		fprintf(stderr, "nurseshark: record: the options are too long for the Record "
+			"screen's settings; Ctrl-R offers the last ones\n");
+	else if (ns_record_settings_save(s, rq.path, err, sizeof(err)))
+		fprintf(stderr, "nurseshark: warning: the Record screen's settings were not kept: "
+			"%s\n", err);
+	free(rq.path);
+}
+
 /* Run /proc/self/exe with @argv on the terminal; its exit status (1 when it could not run). */
 static int run_child(char **argv)
 {
@@ -997,7 +1032,9 @@ static int run_child(char **argv)
 	} else {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
-		status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+		/* as a shell says it: 130 for a child Ctrl-C ended */
+		status = WIFEXITED(status) ? WEXITSTATUS(status) :
+			 WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
@@ -1008,8 +1045,9 @@ static int run_child(char **argv)
 static int run_record_request(struct record_request *rq)
 {
 	struct ns_record_settings *s = &rq->settings;
-	char events[sizeof(s->events)], kb[32], duration[32], *save = NULL, *w;
-	char *argv[sizeof(events) + 16];	/* a word of events is 2 bytes at least */
+	char events[sizeof(s->events)], buffers[sizeof(s->buffers)], kb[32], duration[32];
+	/* a word of events is 2 bytes at least, of buffers 2 with its blank */
+	char *argv[sizeof(events) + sizeof(buffers) / 2 + 16], *save = NULL, *w;
 	int n = 0, status;
 
 	snprintf(events, sizeof(events), "%s", s->events);
@@ -1029,6 +1067,11 @@ static int run_record_request(struct record_request *rq)
 		argv[n++] = "-C";
 		argv[n++] = s->clock;
 	}
+	/* the instances' options after the top's (a -b after -B is the instance's) */
+	snprintf(buffers, sizeof(buffers), "%s", s->buffers);
+	for (w = strtok_r(buffers, " \t", &save); w && n < (int)(sizeof(argv) / sizeof(argv[0])) - 16;
+	     w = strtok_r(NULL, " \t", &save))
+		argv[n++] = w;
 	if (rq->start == REC_RECORD) {
 		argv[n++] = "--no-view";
 		argv[n++] = "-o";
@@ -1049,6 +1092,9 @@ static int run_record_request(struct record_request *rq)
 	}
 	argv[n] = NULL;
 	status = run_child(argv);
+	/* Ctrl-C is one way to end live, as q is */
+	if (rq->start == REC_LIVE && status == 128 + SIGINT)
+		status = 0;
 	if (rq->start == REC_RECORD && !status) {
 		execl("/proc/self/exe", "nurseshark", "--", s->output, (char *)NULL);
 		fprintf(stderr, "nurseshark: cannot start the viewer: %s\n", strerror(errno));
@@ -1057,8 +1103,13 @@ static int run_record_request(struct record_request *rq)
 	if (status && isatty(STDIN_FILENO)) {
 		int c;
 
-		fprintf(stderr, "nurseshark: %s failed (above); Enter goes back to the viewer\n",
-			argv[1]);
+		/* stopped before it started (it said so above, and put the state back) */
+		if (status == 128 + SIGINT)
+			fprintf(stderr, "nurseshark: nothing recorded; Enter goes back to the "
+				"viewer\n");
+		else
+			fprintf(stderr, "nurseshark: %s failed (above); Enter goes back to the "
+				"viewer\n", argv[1]);
 		while ((c = getchar()) != EOF && c != '\n')
 			;
 	}
@@ -1421,7 +1472,7 @@ int main(int argc, char **argv)
 	int status, ret;
 
 	if (argc > 1 && !strcmp(argv[1], "record"))
-		return ns_record_main(argc - 1, argv + 1);
+		return ns_record_main(argc - 1, argv + 1, record_viewing, NULL);
 	if (argc > 1 && !strcmp(argv[1], "live"))
 		return ns_record_live_main(argc - 1, argv + 1, &live_ui);
 	main_start_ms = now_ms(CLOCK_MONOTONIC);

@@ -10,8 +10,9 @@
 # follows again; `:save FILE` writes a trace.dat that `trace-cmd report`
 # reads, with the marker lines written during the recording, whose report
 # equals our --export of it, and a second :save does not replace it; --keep
-# holds no more than it says. After q, and after SIGTERM, the tracing state
-# is as it was and live's temp directory is gone.
+# EVENTS holds no more than it says, --keep SECONDSs no longer a stretch.
+# After q, and after SIGTERM, the tracing state is as it was and live's temp
+# directory is gone.
 # Needs root and tracefs; SKIPs with the reason without them.
 set -u
 . "$(dirname "$0")/lib/common.sh"
@@ -203,6 +204,27 @@ fi
 screen_type q
 screen_wait_for pane_exited
 tracing_same_state "after --keep"
+
+# --keep SECONDSs: the oldest go by time; following, the window is all that
+# is held, which spans that long (give or take the oldest page of a CPU),
+# once three times as many were read.
+screen_start 80 24 "cd $tmp/w && TMPDIR=$tmp/lt exec $bin live -e sched -e irq --keep 1s"
+keep_time_ok() {
+	ev=$(tail -n 1 <<<"$SCREEN_LAST" | grep -Eo 'FOLLOW [0-9]+ ev ' | grep -Eo '[0-9]+')
+	held=$(tail -n 1 <<<"$SCREEN_LAST" | grep -Eo '[0-9]+ held' | grep -Eo '[0-9]+')
+	span=$(grep -Eo '^Window: [0-9.]+-[0-9.]+ \([0-9.]+ s\)' <<<"$SCREEN_LAST" |
+		grep -Eo '\([0-9.]+' | tr -d '(')
+	[ -n "$held" ] && [ -n "$ev" ] && [ -n "$span" ] && [ "$ev" -gt $((3 * held)) ] &&
+		awk -v s="$span" 'BEGIN { exit !(s >= 0.5 && s <= 1.5) }'
+}
+if screen_wait_for keep_time_ok; then
+	pass "--keep 1s: $held held of $ev read, spanning $span s"
+else
+	fail "--keep 1s: not bounded by time: $(grep '^Window' <<<"$SCREEN_LAST") $(tail -n 1 <<<"$SCREEN_LAST")"
+fi
+screen_type q
+screen_wait_for pane_exited
+tracing_same_state "after --keep 1s"
 
 # SIGTERM: the state is put back, the directory removed, and it dies of the signal.
 screen_start 80 24 "echo \$\$ >$tmp/pid; cd $tmp/w; TMPDIR=$tmp/lt exec $bin live -e sched"

@@ -171,6 +171,25 @@ else
 fi
 tracing_same_state "after -e -C -b"
 
+# -e all: every event the kernel has (a small buffer: it is a lot).
+mkdir "$tmp/all"
+rec "$tmp/all/t.dat" -e all -b 256 -- sh -c "echo $mark-all > $T/trace_marker; ls /usr >/dev/null"
+trace-cmd report "$tmp/all/t.dat" >"$tmp/all.report" 2>/dev/null
+nkinds=$(sed -nE 's/^.*\] +[0-9]+\.[0-9]+: +([a-z_0-9]+):.*/\1/p' "$tmp/all.report" | sort -u | wc -l)
+if [ "$rc" = 0 ] && [ "$nkinds" -ge 20 ] && grep -q "tracing_mark_write: $mark-all\$" "$tmp/all.report" &&
+	grep -q ' sys_enter_write: ' "$tmp/all.report"; then
+	pass "-e all records every system: $nkinds kinds of event, syscalls and the marker among them"
+else
+	fail "-e all: exit $rc, $nkinds kinds of event, $(head -c 300 "$err")"
+fi
+if "$bin" --export "$tmp/all/t.dat" 2>/dev/null | cmp -s - "$tmp/all.report"; then
+	pass "-e all: --export equals report"
+else
+	fail "-e all: --export differs from report"
+fi
+rm -rf "$tmp/all" "$tmp/all.report"
+tracing_same_state "after -e all"
+
 # -B: a new instance is recorded into and removed afterwards.
 inst=nsrec$$
 mkdir "$tmp/b"

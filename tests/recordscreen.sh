@@ -88,7 +88,7 @@ else
 fi
 
 # The command, then Ctrl-R; the new trace opens in the viewer.
-screen_keys Tab Tab Tab
+screen_keys Tab Tab Tab Tab
 screen_type "echo $mark-1 > $T/trace_marker; echo $mark-2 > $T/trace_marker"
 if screen_wait "^ Command \(sh -c\)   .*echo $mark-2 > $T/trace_marker_\$"; then
 	pass "the command field takes the command, blanks and ; included; it shows its end"
@@ -159,7 +159,7 @@ fi
 echo "not a trace" >"$w/notes.txt"
 # BSpace ... (as many as given), in one tmux call
 erase() { screen_keys $(printf 'BSpace %.0s' $(seq "$1")); }
-screen_keys Tab Tab Tab Tab Tab
+screen_keys Tab Tab Tab Tab Tab Tab
 erase 9
 screen_type notes.txt
 screen_keys C-r

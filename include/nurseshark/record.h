@@ -10,17 +10,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * The options a recording was made with, in the terms of the viewer's
+ * Record screen (its settings), so that Ctrl-R there records the same way.
+ */
+struct ns_record_used {
+	const char *events;	/* the top instance's -e, blank-separated; "": not recorded */
+	long kb;		/* its -b, 0: none */
+	const char *clock;	/* its -C, "": none */
+	const char *buffers;	/* each -B with its own options: "-B NAME -e EVENT -b KB" */
+	const char *command;	/* COMMAND ARGS... as one sh -c line; "": none */
+	double duration;	/* --duration, 0: none */
+	const char *output;
+};
+
 /**
  * ns_record_main - run `nurseshark record ARGS...`
  * @argc: the argument count, argv[0] being "record"
  * @argv: the arguments
+ * @viewing: when not NULL, called with the options used once the file is
+ *	written, just before the viewer replaces the process (not with
+ *	--no-view), so that the viewer's Record screen offers them again
+ * @arg: for @viewing
  *
  * Records, writes the file, leaves the kernel's tracing state as it found
  * it, then (unless --no-view) replaces the process with the viewer on the
  * new file. Errors are one line on stderr.
  * Returns the exit status: 0, 1 on an error, 2 on a usage error.
  */
-int ns_record_main(int argc, char **argv);
+int ns_record_main(int argc, char **argv,
+		   void (*viewing)(const struct ns_record_used *used, void *arg), void *arg);
 
 /* A live recording under way, as the screen sees it (record.c). */
 struct ns_record_live;

@@ -142,6 +142,7 @@ struct ns_record_settings {
 	char events[2048];	/* -e arguments, blank-separated ("sched:sched_switch irq") */
 	long buffer_kb;		/* per CPU; 0: leave it as it is */
 	char clock[64];		/* "": leave it as it is */
+	char buffers[1024];	/* instances too: "-B NAME [-e EVENT]... [-b KB] [-C CLOCK]"... */
 	char command[1024];	/* run under sh -c while recording; "": none */
 	double duration;	/* seconds; 0: until the command ends or Ctrl-C */
 	char output[1024];	/* the trace.dat to write */

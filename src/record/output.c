@@ -19,6 +19,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <kbuffer.h>
@@ -27,6 +28,14 @@
 #include "record-int.h"
 
 static void remove_frozen_dir(struct ns_rec_buffer *buf);
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static int write_all(int fd, const void *data, size_t len)
 {
@@ -337,6 +346,7 @@ int ns_rec_mem_dump(struct ns_rec_buffer *buf, char *err, size_t errlen)
 int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_t errlen)
 {
 	int page = getpagesize();
+	bool partial_done = false;
 
 	for (int pass = 0; pass < (flush ? 2 : 1); pass++) {
 		for (;;) {
@@ -348,12 +358,23 @@ int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_
 			 * Full sub-buffers are spliced; live then reads the partial
 			 * one too, so that a quiet CPU's events show without waiting
 			 * for a page to fill (the splice leaves nothing in its pipe,
-			 * so the order holds).
+			 * so the order holds). One partial page a call and at most
+			 * every NS_REC_PARTIAL_MS: each is held as a whole page, and
+			 * reading the few events that came since the last one again
+			 * and again would hold a page for each few events, and spend
+			 * the reader's time on them while the ring buffer overflows.
 			 */
 			n = pass ? tracefs_cpu_flush(c->tcpu, c->page) :
 				tracefs_cpu_buffered_read(c->tcpu, c->page, true);
-			if (n <= 0 && !pass && c->mem)
-				n = tracefs_cpu_read(c->tcpu, c->page, true);
+			if (n <= 0 && !pass && c->mem && !partial_done) {
+				double now = now_ms();
+
+				partial_done = true;
+				if (now >= c->next_partial_ms) {
+					c->next_partial_ms = now + NS_REC_PARTIAL_MS;
+					n = tracefs_cpu_read(c->tcpu, c->page, true);
+				}
+			}
 			if (n <= 0)
 				break;
 			/* The file holds whole pages; a flushed one may be short. */

@@ -71,7 +71,11 @@ struct ns_rec_cpu {
 	void *page;			/* one sub-buffer read */
 	struct kbuffer *kbuf;		/* to count its events */
 	struct ns_rec_mem *mem;		/* live: the pages are held here, not in the file */
+	double next_partial_ms;		/* live: when a partial page may be read again */
 };
+
+/* live reads a CPU's partial page at most this often (the screen's 100 ms) */
+#define NS_REC_PARTIAL_MS 50
 
 /*
  * live: one CPU's pages held in memory, oldest first, a ring of them; the

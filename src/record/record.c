@@ -51,6 +51,62 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "Ctrl-C (SIGINT)";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGQUIT:
+		return "SIGQUIT";
+	}
+	return "a signal";
+}
+
+/*
+ * For the tests that stop a recording at a given moment:
+ * NURSESHARK_TEST_RECORD_STAGE=STAGE:FILE makes the run, once at STAGE
+ * ("checked": the file checked, the kernel not touched yet; "setup": the
+ * tracing state saved and changed, tracing still off; "traced": tracing on,
+ * the command not started; "spawned": the command started), write its pid
+ * to FILE and wait there for a signal (30 s at most), so that a test can
+ * send one exactly then, with no sleep. Not for users; not in the usage.
+ */
+static void test_stage(const char *stage)
+{
+	const char *want = getenv("NURSESHARK_TEST_RECORD_STAGE");
+	size_t n = strlen(stage);
+	sigset_t block, old;
+	char tmp[4200];
+	FILE *f;
+
+	if (!want || strncmp(want, stage, n) || want[n] != ':' || !want[n + 1])
+		return;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	/* whole or not at all: the test reads it once it is there */
+	snprintf(tmp, sizeof(tmp), "%.4000s.tmp", want + n + 1);
+	f = fopen(tmp, "w");
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		if (!fclose(f))
+			rename(tmp, want + n + 1);
+	}
+	for (int i = 0; i < 300 && !stop_signal; i++) {
+		struct timespec tick = { 0, 100 * 1000 * 1000 };
+
+		ppoll(NULL, 0, &tick, &old);	/* the signals get through only here */
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS, OPT_KEEP };
 
 static const struct option record_options[] = {
@@ -753,6 +809,75 @@ static void free_record(struct record *r)
 	free(r->tmp_path);
 }
 
+/* @w for sh -c: as it is when the shell reads it so, else in single quotes. */
+static void shell_word(FILE *out, const char *w)
+{
+	if (*w && !w[strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			      "0123456789_-+=.,/:@%")]) {
+		fputs(w, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*w, out);
+	}
+	fputc('\'', out);
+}
+
+/* Tell @viewing the options of this recording, as the Record screen holds them. */
+static void tell_used(const struct record *r,
+		      void (*viewing)(const struct ns_record_used *used, void *arg), void *arg)
+{
+	struct ns_record_used u = { .clock = "", .duration = r->duration, .output = r->output };
+	char *events = NULL, *buffers = NULL, *command = NULL;
+	size_t elen, blen, clen;
+	FILE *ev = open_memstream(&events, &elen), *bu = open_memstream(&buffers, &blen);
+	FILE *cm = open_memstream(&command, &clen);
+	bool ok = ev && bu && cm;
+
+	for (int b = 0; ok && b < r->nbufs; b++) {
+		const struct ns_rec_buffer *buf = &r->bufs[b];
+
+		if (!buf->name) {
+			for (int i = 0; buf->specs && buf->specs[i]; i++)
+				fprintf(ev, "%s%s", i ? " " : "", buf->specs[i]);
+			u.kb = buf->kb;
+			u.clock = buf->clock ? buf->clock : "";
+			continue;
+		}
+		fprintf(bu, "%s-B %s", ftell(bu) ? " " : "", buf->name);
+		for (int i = 0; buf->specs && buf->specs[i]; i++)
+			fprintf(bu, " -e %s", buf->specs[i]);
+		if (buf->kb > 0)
+			fprintf(bu, " -b %ld", buf->kb);
+		if (buf->clock)
+			fprintf(bu, " -C %s", buf->clock);
+	}
+	for (int i = 0; ok && r->command && r->command[i]; i++) {
+		if (i)
+			fputc(' ', cm);
+		shell_word(cm, r->command[i]);
+	}
+	if (ev && fclose(ev))
+		ok = false;
+	if (bu && fclose(bu))
+		ok = false;
+	if (cm && fclose(cm))
+		ok = false;
+	if (ok) {
+		u.events = events;
+		u.buffers = buffers;
+		u.command = command;
+		viewing(&u, arg);
+	}
+	free(events);
+	free(buffers);
+	free(command);
+}
+
 static void view(const char *path)
 {
 	execl("/proc/self/exe", "nurseshark", "--", path, (char *)NULL);
@@ -820,18 +945,30 @@ static int live_output(struct record *r)
 	return 0;
 }
 
-static int record_main(int argc, char **argv, bool live, const struct ns_record_live_ui *ui)
+static int record_main(int argc, char **argv, bool live, const struct ns_record_live_ui *ui,
+		       void (*viewing)(const struct ns_record_used *used, void *arg), void *arg)
 {
 	struct record r = { .tmp_fd = -1, .live = live, .cmd = live ? "live" : "record" };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[1024] = "", tmp_prefix[4096];
-	bool touched = false;
+	bool touched = false, started = false, early = false, restore_failed = false;
 	int ret = 1;
 
 	if (parse_args(&r, argc, argv)) {
 		ret = 2;
 		goto out;
 	}
+	/*
+	 * From here on a signal (Ctrl-C, SIGTERM, SIGHUP) only sets a flag: before
+	 * the recording starts it ends the run cleanly (the temp files removed,
+	 * the kernel's state put back once changed, then we die of it); once it
+	 * runs, it ends the recording, and the file is written.
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);	/* the live screen passes it on to us */
+	signal(SIGPIPE, SIG_IGN);
 	if (r.live && live_output(&r))
 		goto out;
 	r.progress = isatty(STDERR_FILENO) && !r.interactive;
@@ -845,12 +982,9 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 	for (int b = 0; b < r.nbufs; b++)
 		if (ns_rec_resolve_events(&r.bufs[b], err, sizeof(err)))
 			goto out;
-	/* From here on the kernel's state changes: a signal must end the run, not us. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);	/* the live screen passes it on to us */
-	signal(SIGPIPE, SIG_IGN);
+	test_stage("checked");
+	if (stop_signal)
+		goto out;
 	touched = true;
 	if (open_instances(&r, err, sizeof(err)))
 		goto out;
@@ -863,15 +997,22 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 			goto out;
 		ns_rec_read_lost(&r.bufs[b], true);
 	}
+	test_stage("setup");
 	if (stop_signal)
-		goto out_signal;
+		goto out;
 	for (int b = 0; b < r.nbufs; b++)
 		if (tracefs_trace_on(r.bufs[b].inst) < 0) {
 			snprintf(err, sizeof(err), "cannot turn tracing on: %s", strerror(errno));
 			goto out;
 		}
+	test_stage("traced");
+	/* not the command when we are told to stop already */
+	if (stop_signal)
+		goto out;
 	if (r.command && start_command(&r, err, sizeof(err)))
 		goto out;
+	started = true;
+	test_stage("spawned");
 	if (r.interactive) {
 		ret = live_loop(&r, err, sizeof(err)) ? 1 : 0;
 		goto out;
@@ -895,20 +1036,29 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 	r.tmp_path = NULL;
 	progress(&r, r.elapsed, true);
 	ret = 0;
-	goto out;
-out_signal:
-	snprintf(err, sizeof(err), "stopped by signal %d before recording", (int)stop_signal);
 out:
+	/*
+	 * Stopped before the recording started: whatever failed meanwhile (a
+	 * write to tracefs the signal interrupted) is no error of ours.
+	 */
+	early = stop_signal && !started && ret != 2;
+	if (early)
+		ret = 1;
 	/* An instance cannot be removed while its ring buffers are open. */
 	for (int b = 0; b < r.nbufs; b++)
 		ns_rec_close_cpus(&r.bufs[b]);
 	for (int b = r.nbufs - 1; touched && b >= 0; b--) {
-		if (ns_rec_restore_state(&r.bufs[b]) && !ret) {
+		if (ns_rec_restore_state(&r.bufs[b]) && (!ret || early)) {
 			snprintf(err, sizeof(err), "could not put back all the tracing state of %s",
 				 r.bufs[b].name ?: tracefs_tracing_dir());
 			ret = 1;
+			restore_failed = true;
 		}
 	}
+	if (early && !restore_failed)
+		snprintf(err, sizeof(err), "stopped by %s before recording started: nothing "
+			 "recorded%s", signal_name(stop_signal),
+			 touched ? ", the tracing state is as it was" : "");
 	if (r.shown)
 		fputc('\n', stderr);
 	if (err[0])
@@ -916,6 +1066,8 @@ out:
 	if (!ret && r.command && WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status))
 		fprintf(stderr, "nurseshark: %s: %s exited with status %d\n", r.cmd, r.command[0],
 			WEXITSTATUS(r.child_status));
+	if (!ret && !r.live_dir && r.view && viewing)
+		tell_used(&r, viewing, arg);
 	free_record(&r);
 	if (r.live_dir) {
 		if (!ret && !r.interactive)
@@ -927,7 +1079,7 @@ out:
 	} else if (!ret && r.view) {
 		view(r.output);
 	}
-	if (r.interactive && stop_signal) {
+	if ((r.interactive || early) && stop_signal && !restore_failed) {
 		/* the state is back: die of the signal, as the shell expects */
 		signal(stop_signal, SIG_DFL);
 		raise(stop_signal);
@@ -935,12 +1087,13 @@ out:
 	return ret;
 }
 
-int ns_record_main(int argc, char **argv)
+int ns_record_main(int argc, char **argv,
+		   void (*viewing)(const struct ns_record_used *used, void *arg), void *arg)
 {
-	return record_main(argc, argv, false, NULL);
+	return record_main(argc, argv, false, NULL, viewing, arg);
 }
 
 int ns_record_live_main(int argc, char **argv, const struct ns_record_live_ui *ui)
 {
-	return record_main(argc, argv, true, ui);
+	return record_main(argc, argv, true, ui, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The viewer's Record screen remembers what it recorded last (the events,
- * buffer size, clock, command or duration, output file) in a state file of
+ * buffer size, clock, instances, command or duration, output file), and so
+ * does `nurseshark record` when it opens the viewer, in a state file of
  * its own, $XDG_STATE_HOME/nurseshark/record.ini, beside the sessions and
  * saved by the same rules (savefile.c: atomic, replacing only a file of
  * ours, known by its first line). Example:
@@ -11,6 +12,7 @@
  *   events = sched:sched_switch irq
  *   buffer-kb = 4096
  *   clock = mono
+ *   buffers = -B net -e net -b 1024
  *   command = make -j2
  *   duration = 0
  *   output = trace.dat
@@ -76,6 +78,8 @@ static void on_entry(struct ns_ini *ini, void *user, const char *section, const 
 			s->buffer_kb = (long)v;
 	} else if (!strcmp(name, "clock")) {
 		ns_ini_string(ini, name, value, s->clock, sizeof(s->clock));
+	} else if (!strcmp(name, "buffers")) {
+		ns_ini_string(ini, name, value, s->buffers, sizeof(s->buffers));
 	} else if (!strcmp(name, "command")) {
 		ns_ini_string(ini, name, value, s->command, sizeof(s->command));
 	} else if (!strcmp(name, "duration")) {
@@ -90,7 +94,7 @@ static void on_entry(struct ns_ini *ini, void *user, const char *section, const 
 		ns_ini_string(ini, name, value, s->output, sizeof(s->output));
 	} else {
 		ns_ini_error(ini, "unknown name '%s' in [record]; skipped (events, buffer-kb, "
-			     "clock, command, duration, output)", name);
+			     "clock, buffers, command, duration, output)", name);
 	}
 }
 
@@ -127,6 +131,7 @@ int ns_record_settings_save(const struct ns_record_settings *s, const char *path
 	ns_ini_put(out, "events", s->events);
 	ns_ini_putf(out, "buffer-kb", "%ld", s->buffer_kb);
 	ns_ini_put(out, "clock", s->clock);
+	ns_ini_put(out, "buffers", s->buffers);
 	ns_ini_put(out, "command", s->command);
 	ns_ini_putf(out, "duration", "%g", s->duration);
 	ns_ini_put(out, "output", s->output);

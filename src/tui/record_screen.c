@@ -28,6 +28,7 @@ enum rec_field {
 	F_LIST,
 	F_KB,
 	F_CLOCK,
+	F_BUFFERS,
 	F_COMMAND,
 	F_DURATION,
 	F_OUTPUT,
@@ -223,11 +224,36 @@ static void fields_from(struct rec_state *s, const struct ns_record_settings *se
 	if (set->buffer_kb > 0)
 		snprintf(s->text[F_KB], sizeof(s->text[F_KB]), "%ld", set->buffer_kb);
 	snprintf(s->text[F_CLOCK], sizeof(s->text[F_CLOCK]), "%s", set->clock);
+	snprintf(s->text[F_BUFFERS], sizeof(s->text[F_BUFFERS]), "%s", set->buffers);
 	snprintf(s->text[F_COMMAND], sizeof(s->text[F_COMMAND]), "%s", set->command);
 	if (set->duration > 0)
 		snprintf(s->text[F_DURATION], sizeof(s->text[F_DURATION]), "%g", set->duration);
 	snprintf(s->text[F_OUTPUT], sizeof(s->text[F_OUTPUT]), "%s",
 		 set->output[0] ? set->output : "trace.dat");
+}
+
+/*
+ * The Instances field: "-B NAME" then its own -e EVENT, -b KB, -C CLOCK, as
+ * `nurseshark record` takes them after -B; "" is none. 0 when it reads so.
+ */
+static int check_buffers(const char *text)
+{
+	char copy[1024], *save = NULL, *w, *v, *end;
+	int first = 1;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save), first = 0) {
+		v = strtok_r(NULL, " \t", &save);
+		if (!v || (first && strcmp(w, "-B")))
+			return -1;
+		if (!strcmp(w, "-b")) {
+			if (strtol(v, &end, 10) < 1 || *end)
+				return -1;
+		} else if (strcmp(w, "-B") && strcmp(w, "-e") && strcmp(w, "-C")) {
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -253,6 +279,12 @@ static int fields_to(struct rec_state *s, struct ns_record_settings *set, int li
 		}
 	}
 	snprintf(set->clock, sizeof(set->clock), "%.63s", s->text[F_CLOCK]);
+	if (check_buffers(s->text[F_BUFFERS])) {
+		snprintf(s->error, sizeof(s->error), "Instances: -B NAME [-e EVENT]... [-b KB] "
+			 "[-C CLOCK]..., not '%.30s'", s->text[F_BUFFERS]);
+		return -1;
+	}
+	snprintf(set->buffers, sizeof(set->buffers), "%s", s->text[F_BUFFERS]);
 	snprintf(set->command, sizeof(set->command), "%s", s->text[F_COMMAND]);
 	set->duration = 0;
 	if (s->text[F_DURATION][0]) {
@@ -268,7 +300,7 @@ static int fields_to(struct rec_state *s, struct ns_record_settings *set, int li
 		snprintf(s->error, sizeof(s->error), "Output: name the trace.dat to write");
 		return -1;
 	}
-	if (!set->events[0]) {
+	if (!set->events[0] && !set->buffers[0]) {
 		snprintf(s->error, sizeof(s->error), "Tick an event first (Space)");
 		return -1;
 	}
@@ -365,7 +397,7 @@ static void close_state(struct ns_tui *t, void *state)
 
 static int list_rows(const struct ns_tui *t)
 {
-	int rows = t->lay.rows - 1 - 10;
+	int rows = t->lay.rows - 1 - 11;
 
 	return rows > 1 ? rows : 1;
 }
@@ -655,11 +687,13 @@ static void list_row(const struct rec_state *s, struct rec_row row, char *line, 
 static void draw(struct ns_tui *t, void *state)
 {
 	static const char *const label[NR_FIELDS] = {
-		[F_KB] = "Buffer KB per CPU", [F_CLOCK] = "Clock", [F_COMMAND] = "Command (sh -c)",
+		[F_KB] = "Buffer KB per CPU", [F_CLOCK] = "Clock", [F_BUFFERS] = "Instances (-B)",
+		[F_COMMAND] = "Command (sh -c)",
 		[F_DURATION] = "Or duration (s)", [F_OUTPUT] = "Output file",
 	};
 	static const char *const empty[NR_FIELDS] = {
 		[F_KB] = "(as it is)", [F_CLOCK] = "(as it is)",
+		[F_BUFFERS] = "(none: -B NAME -e EVENT records an instance too)",
 		[F_COMMAND] = "(none: until the duration or Ctrl-C)",
 		[F_DURATION] = "(none: until the command ends or Ctrl-C)",
 		[F_OUTPUT] = "(name it)",

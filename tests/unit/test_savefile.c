@@ -421,6 +421,7 @@ static void record_settings(const char *dir)
 	snprintf(s.events, sizeof(s.events), "sched:sched_switch irq all");
 	s.buffer_kb = 4096;
 	snprintf(s.clock, sizeof(s.clock), "mono");
+	snprintf(s.buffers, sizeof(s.buffers), "-B net -e net -b 1024 -B b2 -e irq -C global");
 	snprintf(s.command, sizeof(s.command), "echo \"a;b\" > /tmp/x # not a comment\\");
 	s.duration = 2.5;
 	snprintf(s.output, sizeof(s.output), "out dir/t.dat");
@@ -435,7 +436,7 @@ static void record_settings(const char *dir)
 	ret = ns_record_settings_read(&back, path, &d);
 	CHECK(!ret && !ns_diag_count(&d) && !strcmp(back.events, s.events) &&
 	      back.buffer_kb == 4096 && !strcmp(back.clock, "mono") &&
-	      !strcmp(back.command, s.command) && back.duration == 2.5 &&
+	      !strcmp(back.buffers, s.buffers) && !strcmp(back.command, s.command) && back.duration == 2.5 &&
 	      !strcmp(back.output, s.output), "they read back the same ('%s', '%s')",
 	      back.command, back.output);
 	ns_diag_free(&d);
