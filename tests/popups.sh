@@ -27,3 +27,25 @@ for size in 80x24 120x30 40x10; do
 		fi
 	done
 done
+
+# The help at any width: no word of it lost. Its words, in order, at 40 and
+# 80 columns (tall enough for all of it) are those it shows at 200, where no
+# line needs wrapping, and no line is wider than the screen (the legend of
+# the task states breaks its list at other commas: those are left out).
+words() {
+	"$bin" --snapshot "$1x1000" --keys "<F1>" "$sample" </dev/null | sed -e '1d' -e '$d' |
+		tr -s ' \n' '\n\n' | sed -e '/^$/d' -e 's/,$//'
+}
+words 200 >"$tmp/w200"
+[ "$(wc -l <"$tmp/w200")" -ge 1000 ] || fail "the help at 200 columns: $(wc -l <"$tmp/w200") words"
+for cols in 40 60 80; do
+	s=$("$bin" --snapshot "${cols}x1000" --keys "<F1>" "$sample" </dev/null)
+	# all of it on the screen: "lines 1-N of N"
+	if head -n 1 <<<"$s" | grep -qE '^nurseshark keys \(lines 1-([0-9]+) of \1\)' &&
+		words "$cols" | cmp -s - "$tmp/w200" && [ "$(wc -L <<<"$s")" -le "$cols" ]; then
+		pass "the help at $cols columns: every word of it, wrapped within the screen"
+	else
+		fail "the help at $cols columns ($(head -n 1 <<<"$s")) loses or changes words (- at 200 columns, + at $cols):"
+		words "$cols" | diff -u "$tmp/w200" - | sed -n '3,14p' | sed 's/^/    /'
+	fi
+done
