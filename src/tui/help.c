@@ -7,8 +7,8 @@
  * their table (commands.c). Every line is wrapped between words at the
  * screen's width, a key's help under its own column (under the keys below
  * 48 columns), so that no word is lost at any width (tests/popups.sh). It
- * is a modal layer (layers.c): its own
- * keys ([keys.help]) scroll it, anything else closes it.
+ * is a modal layer (layers.c): its own keys ([keys.help]) scroll it,
+ * anything else closes it.
  */
 #include <stdio.h>
 #include <string.h>
