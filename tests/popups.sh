@@ -12,7 +12,7 @@ ns_test_begin popups
 
 export TZ=UTC LC_ALL=C
 for size in 80x24 120x30 40x10; do
-	for key in p s C F; do
+	for key in p s C F P; do
 		s=$("$bin" --snapshot "$size" --keys "$key" "$sample" </dev/null)
 		body=$(sed '$d' <<<"$s")
 		cols=${size%x*}

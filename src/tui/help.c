@@ -208,7 +208,8 @@ static void walk(struct help_pass *p)
 		line(p, buf, 0, NS_ROLE_HELP);
 	}
 	line(p, "", 0, NS_ROLE_HELP);
-	line(p, "Commands (: then Enter; Up/Down: history; Tab completes a name)", 0,
+	line(p, "Commands (: then Enter; Up/Down: history; Tab completes a name; "
+	     "Ctrl-Left, Ctrl-Right: by a word)", 0,
 	     NS_ROLE_HELP_TITLE);
 	for (i = 0; i < (size_t)ns_tui_nr_commands; i++) {
 		const struct ns_tui_command *c = &ns_tui_commands[i];
