@@ -40,3 +40,17 @@ if ! grep -q '^Messages' <<<"$s" && [ "$s" = "$(snap 60x20 "")" ]; then
 else
 	fail ":messages then x: $(head -n 1 <<<"$s")"
 fi
+# The status line's key hints are whole at any width: each "KEY:word" of it
+# at 40, 50 and 60 columns is one of those it shows at 200 (no "Tab:f").
+for keys in "" "<Tab>"; do
+	all=$(snap 200x24 "$keys" | tail -n 1 | grep -oE '[^ ]+:[^ ]+')
+	for cols in 40 50 60; do
+		got=$(snap "${cols}x10" "$keys" | tail -n 1 | sed 's/ cursor: .*//' | grep -oE '[^ ]+:[^ ]*')
+		bad=$(grep -vxF -f <(printf '%s\n' "$all") <<<"$got")
+		if [ -n "$got" ] && [ -z "$bad" ]; then
+			pass "${cols} columns ${keys:-<list>}: the key hints are whole ($(tr '\n' ' ' <<<"$got"))"
+		else
+			fail "${cols} columns ${keys:-<list>}: hints cut: '$(tr '\n' ' ' <<<"$bad")'"
+		fi
+	done
+done

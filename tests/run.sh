@@ -13,6 +13,8 @@
 # the FILTERs. NS_BUILD=build-asan runs the programs of that build instead
 # (make asan, make tsan); NS_ASAN_BUILD=build-asan also runs, after the rest,
 # that build's unit tests and tests/cli.sh, named asan/... (make test).
+# NS_TESTS_DIR runs the *.sh of another folder instead of tests/ (for
+# tests/runner.sh, which checks this script).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -97,10 +99,11 @@ for t in "$build"/tests/*; do
 	wanted "$n" || continue
 	ASAN_OPTIONS=$ASAN_OPTIONS:$unit_asan run_one "$n" "$t"
 done
-for t in tests/*.sh; do
-	[ "$t" = tests/run.sh ] && continue
-	[ "$t" = tests/bench.sh ] && continue
+for t in "${NS_TESTS_DIR:-tests}"/*.sh; do
+	[ -f "$t" ] || continue
 	n=$(basename "$t" .sh)
+	[ "$n" = run ] && continue
+	[ "$n" = bench ] && continue
 	wanted "$n" || continue
 	run_one "$n" bash "$t"
 done

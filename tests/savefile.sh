@@ -118,6 +118,13 @@ if [[ $s == *"filters saved to f.ini"* ]] && [[ $s2 == *"f.ini exists (a nursesh
 else
 	fail ":save-filters: '$s' then '$s2'"
 fi
+# one filter is "1 filter", not "1 filters"
+s=$(status "T:save-filters one.ini<Enter>")
+if [[ $s == *" 1 filter saved to one.ini"* ]]; then
+	pass ":save-filters of one filter says \"1 filter saved\""
+else
+	fail ":save-filters of one filter: '$s'"
+fi
 
 # --- a killed save's temporary file ---------------------------------------------
 

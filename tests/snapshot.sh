@@ -299,6 +299,15 @@ then
 else
 	fail "Tab completion: '$(tail -n 1 <<<"$out")' '$(tail -n 1 <<<"$out2")'"
 fi
+# the line is edited as in a shell: Home, End, Left, Right, Ctrl-Left and
+# Ctrl-Right by a word, Delete, Ctrl-W
+out=$(snap 80x24 ":tas gzip<C-Left><C-Left><C-Right>k<End><Left><Del>p<Home><Right>X<BS>")
+out2=$(snap 80x24 ":goto 1 task rm<C-Left><C-Left><C-w>x")
+if tail -n 1 <<<"$out" | grep -q '^:task gzip  ' && tail -n 1 <<<"$out2" | grep -q '^:goto xtask rm  '; then
+	pass "the command line's editing keys (C-Left and C-Right by a word, Home, End, Del, C-w)"
+else
+	fail "command line editing: '$(tail -n 1 <<<"$out")' '$(tail -n 1 <<<"$out2")'"
+fi
 out=$(snap 80x24 ":cpurows 0<Enter>")
 out2=$(snap 80x24 ":tasks<Enter>")
 if grep -q '^CPU0 ' <<<"$out" && ! grep -q '^CPU1 ' <<<"$out" &&

@@ -336,9 +336,11 @@
 	OVERLAY(STATS_LAST, "stats-last", STATS, "<End> G", "",				\
 		"Select the last row", ns_tui_stats_end, 1)				\
 	OVERLAY(STATS_LEFT, "stats-left", STATS, "<Left> h", "",			\
-		"Scroll the table's columns to the left", ns_tui_stats_scroll, -1)	\
+		"Scroll the table's columns to the left, a whole one at a time; the "	\
+		"first (PID and COMM, CPU, EVENT) stay", ns_tui_stats_scroll, -1)	\
 	OVERLAY(STATS_RIGHT, "stats-right", STATS, "<Right> l", "",			\
-		"Scroll the table's columns to the right", ns_tui_stats_scroll, 1)	\
+		"Scroll the table's columns to the right, a whole one at a time; the "	\
+		"first (PID and COMM, CPU, EVENT) stay", ns_tui_stats_scroll, 1)	\
 	OVERLAY(STATS_TABLE, "stats-table", STATS, "<Tab>", "table",			\
 		"The next table: tasks, CPUs, event types", ns_tui_stats_table, 1)	\
 	OVERLAY(STATS_TABLE_BACK, "stats-table-back", STATS, "<S-Tab>", "",		\

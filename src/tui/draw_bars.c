@@ -204,9 +204,19 @@ void ns_tui_draw_status(struct ns_tui *t)
 		}
 		left[n] = '\0';
 	} else {
+		/* whole hints only: "Tab:f" would teach nothing */
 		for (act = 0; act < NS_NR_ACTIONS && n < (int)sizeof(left) - 32; act++) {
-			if (ns_tui_actions[act].hint[0])
-				n += hint(t, left + n, sizeof(left) - n, act);
+			int h;
+
+			if (!ns_tui_actions[act].hint[0])
+				continue;
+			h = hint(t, left + n, sizeof(left) - n, act);
+			/* its trailing blank may fall at the edge */
+			if (n + h - 1 > cols - rw) {
+				left[n] = '\0';
+				break;
+			}
+			n += h;
 		}
 	}
 	ns_tui_put_text(t->status, &t->glyphs, 0, 0, t->message[0] ? (int)strlen(left) : cols - rw,

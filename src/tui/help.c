@@ -4,9 +4,11 @@
  * over the graph, bar and list (the status line stays). Its lines come
  * from the same walk over actions.h as the man page's KEYS section, then
  * what the mouse does and what the glyphs mean, then the : commands from
- * their table (commands.c). Help texts longer than the screen is wide are
- * wrapped under their own column. It is a modal layer (layers.c): its own
- * keys ([keys.help]) scroll it, anything else closes it.
+ * their table (commands.c). Every line is wrapped between words at the
+ * screen's width, a key's help under its own column (under the keys below
+ * 48 columns), so that no word is lost at any width (tests/popups.sh). It
+ * is a modal layer (layers.c): its own keys ([keys.help]) scroll it,
+ * anything else closes it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,47 +48,106 @@ struct help_pass {
 	int line;
 };
 
-static void line(struct help_pass *p, const char *text, int indent, int role)
+static void put_line(struct help_pass *p, const char *text, int role)
 {
 	int y = p->line - p->top + 1;	/* row 0: the title */
 
 	if (p->win && y >= 1 && y <= p->rows)
-		ns_tui_put_text(p->win, &p->t->glyphs, y, indent, p->width - indent, text, 0,
+		ns_tui_put_text(p->win, &p->t->glyphs, y, 0, p->width, text, 0,
 				p->t->theme.attr[role]);
 	p->line++;
 }
 
-/* The keys, then the help wrapped at the width beside them (below keys too wide). */
+/* Screen columns of the first @n bytes of @s (UTF-8: each glyph here is one column). */
+static int columns(const char *s, int n)
+{
+	int i, c = 0;
+
+	for (i = 0; i < n && s[i]; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Bytes of @s that fill at most @cols columns. */
+static int bytes_for(const char *s, int cols)
+{
+	int i = 0, c = 0;
+
+	while (s[i] && (c < cols || ((unsigned char)s[i] & 0xc0) == 0x80)) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			c++;
+		i++;
+	}
+	return i;
+}
+
+/*
+ * A line of the help, wrapped at the screen's width between words: the
+ * lines it continues on are indented by @indent columns (-1: by its own
+ * leading blanks and two more), so that no word is lost at any width.
+ */
+static void line_at(struct help_pass *p, const char *text, int indent, int role)
+{
+	char buf[1024];
+	int lead = (int)strspn(text, " "), first = 1;
+
+	if (indent < 0)
+		indent = lead + 2;
+	/* at least 20 columns of text on a continued line */
+	if (indent > p->width - 20)
+		indent = p->width > 24 ? p->width - 20 : 4;
+	if (p->width <= 0) {	/* the layout is not there yet: count one line each */
+		put_line(p, text, role);
+		return;
+	}
+	while (first || *text) {
+		int pad = first ? 0 : indent, w = p->width - pad, n = (int)strlen(text), cut = n;
+
+		if (w < 1)
+			w = 1;
+		if (columns(text, n) > w) {
+			int max = bytes_for(text, w);
+
+			/* the last blank that fits (not the leading ones), else a hard cut */
+			for (cut = max; cut > (first ? lead : 0) && text[cut] != ' '; cut--)
+				;
+			if (cut <= (first ? lead : 0))
+				cut = max;
+		}
+		snprintf(buf, sizeof(buf), "%*s%.*s", pad, "", cut, text);
+		put_line(p, buf, role);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		first = 0;
+	}
+}
+
+static void line(struct help_pass *p, const char *text, int indent, int role)
+{
+	line_at(p, text, -1, role);
+}
+
+/*
+ * The keys, then the help beside them, wrapped under its own column; where
+ * the screen is too narrow for that column and 20 more (or the keys are
+ * wider than it), the keys on a line of their own and the help under them.
+ */
 static void entry(struct help_pass *p, const char *keys, const char *help)
 {
-	int text_w = p->width - NS_TUI_HELP_KEYS_W - 2, first = 1;
-	char buf[160];
+	char buf[1024];
+	int kw = NS_TUI_HELP_KEYS_W;
 
-	if (text_w < 20)
-		text_w = 20;
-	if ((int)strlen(keys) >= NS_TUI_HELP_KEYS_W) {
+	if ((int)strlen(keys) >= kw || p->width < 2 + kw + 20) {
 		snprintf(buf, sizeof(buf), "  %s", keys);
-		line(p, buf, 0, NS_ROLE_HELP);
-		first = 0;
-		keys = "";
+		line_at(p, buf, 4, NS_ROLE_HELP);
+		if (p->width < 2 + kw + 20)
+			kw = 4;
+		snprintf(buf, sizeof(buf), "%*s%s", 2 + kw, "", help);
+	} else {
+		snprintf(buf, sizeof(buf), "  %-*s%s", kw, keys, help);
 	}
-	while (*help || first) {
-		int n = (int)strlen(help), cut = n;
-
-		if (n > text_w) {
-			for (cut = text_w; cut > 0 && help[cut] != ' '; cut--)
-				;
-			if (!cut)
-				cut = text_w;
-		}
-		snprintf(buf, sizeof(buf), "  %-*s%.*s", NS_TUI_HELP_KEYS_W, first ? keys : "",
-			 cut, help);
-		line(p, buf, 0, NS_ROLE_HELP);
-		help += cut;
-		while (*help == ' ')
-			help++;
-		first = 0;
-	}
+	line_at(p, buf, 2 + kw, NS_ROLE_HELP);
 }
 
 static void emit(void *arg, int scope, const char *keys, enum ns_tui_action act)
@@ -147,7 +208,8 @@ static void walk(struct help_pass *p)
 		line(p, buf, 0, NS_ROLE_HELP);
 	}
 	line(p, "", 0, NS_ROLE_HELP);
-	line(p, "Commands (: then Enter; Up/Down: history; Tab completes a name)", 0,
+	line(p, "Commands (: then Enter; Up/Down: history; Tab completes a name; "
+	     "Ctrl-Left, Ctrl-Right: by a word)", 0,
 	     NS_ROLE_HELP_TITLE);
 	for (i = 0; i < (size_t)ns_tui_nr_commands; i++) {
 		const struct ns_tui_command *c = &ns_tui_commands[i];

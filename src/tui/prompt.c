@@ -217,6 +217,18 @@ static int key(struct ns_tui *t, void *state, int key)
 		if (p->cur < p->len)
 			p->cur++;
 		break;
+	case NS_KEY_C_LEFT:	/* to the start of the word (this one or the one before) */
+		while (p->cur > 0 && p->buf[p->cur - 1] == ' ')
+			p->cur--;
+		while (p->cur > 0 && p->buf[p->cur - 1] != ' ')
+			p->cur--;
+		break;
+	case NS_KEY_C_RIGHT:	/* to the end of the word (this one or the next) */
+		while (p->cur < p->len && p->buf[p->cur] == ' ')
+			p->cur++;
+		while (p->cur < p->len && p->buf[p->cur] != ' ')
+			p->cur++;
+		break;
 	case KEY_HOME:
 	case 'A' - 64:
 		p->cur = 0;

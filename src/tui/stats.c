@@ -80,10 +80,11 @@ static const struct {
 	const struct stats_col *cols;
 	int nr_cols;
 	int default_sort;	/* column, sorted most first */
+	int fixed;		/* the first columns, kept when the others scroll */
 } tables[NR_TBL] = {
-	[TBL_TASKS] = { "tasks", task_cols, NS_ARRAY_SIZE(task_cols), 2 },
-	[TBL_CPUS] = { "CPUs", cpu_cols, NS_ARRAY_SIZE(cpu_cols), 0 },
-	[TBL_EVENTS] = { "event types", event_cols, NS_ARRAY_SIZE(event_cols), 1 },
+	[TBL_TASKS] = { "tasks", task_cols, NS_ARRAY_SIZE(task_cols), 2, 2 },
+	[TBL_CPUS] = { "CPUs", cpu_cols, NS_ARRAY_SIZE(cpu_cols), 0, 1 },
+	[TBL_EVENTS] = { "event types", event_cols, NS_ARRAY_SIZE(event_cols), 1, 1 },
 };
 
 struct stats_state {
@@ -95,8 +96,9 @@ struct stats_state {
 	int rev[NR_TBL];		/* 1: least first (numbers), a-z (names) */
 	size_t *order;			/* the shown table's rows, sorted */
 	size_t nr;
-	int sel, top, hscroll;
+	int sel, top;
 	int cpu_w;			/* the CPU column's width: its labels' (0: numbers) */
+	int col[NR_TBL];		/* each table's first column after its fixed ones */
 };
 
 static const struct ns_tui_layer_ops stats_layer;
@@ -382,30 +384,55 @@ static int col_width(const struct stats_state *s, int table, int col)
 	return cd->fmt == FMT_CPU && s->cpu_w ? s->cpu_w : cd->width;
 }
 
-/* Width of a table's line: its columns and a blank between them. */
-static int line_width(const struct stats_state *s, int table)
+/*
+ * The columns of @table that show on @cols screen columns, whole: its fixed
+ * ones (when they leave room for the first scrolled one), then from @first
+ * on as many as fit, a blank after each. Fills @shown; returns how many, and in @nfixed
+ * how many of them are fixed.
+ */
+static int shown_cols(const struct stats_state *s, int table, int first, int cols, int *shown,
+		      int *nfixed)
 {
-	int i, w = 0;
+	int nr = tables[table].nr_cols, fixed = tables[table].fixed, i, n = 0, w = 0;
 
-	for (i = 0; i < tables[table].nr_cols; i++)
+	if (first < fixed)
+		first = fixed;
+	if (first >= nr)
+		first = nr - 1;
+	/* the fixed columns stay where the first scrolled one fits beside them */
+	for (i = 0; i < fixed; i++)
 		w += col_width(s, table, i) + 1;
-	return w;
+	if (w + col_width(s, table, first) > cols) {
+		fixed = 0;
+		w = 0;
+	}
+	for (i = 0; i < fixed; i++)
+		shown[n++] = i;
+	for (i = first; i < nr; i++) {
+		/* the first scrolled column shows even where it is cut */
+		if (w + col_width(s, table, i) > cols && i > first)
+			break;
+		w += col_width(s, table, i) + 1;
+		shown[n++] = i;
+	}
+	*nfixed = fixed;
+	return n;
 }
 
-/* stats-left, stats-right: a column at a time */
+/* stats-left, stats-right: a column at a time, while columns are hidden that way */
 void ns_tui_stats_scroll(struct ns_tui *t, int dir)
 {
 	struct stats_state *s = state_of(t);
-	int max;
+	int shown[STATS_MAX_COLS], n, fixed, tb;
 
 	if (!s)
 		return;
-	max = line_width(s, s->table) - t->lay.cols;
-	s->hscroll += dir * 8;
-	if (s->hscroll > max)
-		s->hscroll = max;
-	if (s->hscroll < 0)
-		s->hscroll = 0;
+	tb = s->table;
+	n = shown_cols(s, tb, s->col[tb], t->lay.cols, shown, &fixed);
+	if (dir > 0 && shown[n - 1] < tables[tb].nr_cols - 1)
+		s->col[tb] = shown[fixed] + 1;
+	else if (dir < 0 && shown[fixed] > fixed)
+		s->col[tb] = shown[fixed] - 1;
 }
 
 /* stats-table, stats-table-back */
@@ -416,7 +443,7 @@ void ns_tui_stats_table(struct ns_tui *t, int dir)
 	if (!s)
 		return;
 	s->table = (s->table + NR_TBL + dir) % NR_TBL;
-	s->sel = s->top = s->hscroll = 0;
+	s->sel = s->top = 0;
 	resort(t, s);
 }
 
@@ -424,10 +451,19 @@ void ns_tui_stats_table(struct ns_tui *t, int dir)
 void ns_tui_stats_sort(struct ns_tui *t, int unused)
 {
 	struct stats_state *s = state_of(t);
+	int shown[STATS_MAX_COLS], n, fixed, c;
 
 	if (!s)
 		return;
-	s->sort[s->table] = (s->sort[s->table] + 1) % tables[s->table].nr_cols;
+	c = s->sort[s->table] = (s->sort[s->table] + 1) % tables[s->table].nr_cols;
+	/* the sorted column in view: scrolled to where it is hidden */
+	n = shown_cols(s, s->table, s->col[s->table], t->lay.cols, shown, &fixed);
+	if (c >= fixed && c < shown[fixed])
+		s->col[s->table] = c;
+	while (c > shown[n - 1]) {
+		s->col[s->table] = shown[fixed] + 1;
+		n = shown_cols(s, s->table, s->col[s->table], t->lay.cols, shown, &fixed);
+	}
 	resort(t, s);
 }
 
@@ -541,6 +577,19 @@ static void cell(struct ns_tui *t, struct stats_state *s, size_t r, int col, cha
 }
 
 /* "Tab:table  o:sort  ...": the overlay's actions that have a label, by their first key. */
+/* The first key bound to @act in the statistics, "<Left>" as "Left"; "" when none. */
+static const char *first_key(const struct ns_tui *t, enum ns_tui_action act, char *buf, size_t len)
+{
+	const char *keys = t->keymap.text[act][NS_SCOPE_STATS];
+	size_t k = strcspn(keys, " ");
+
+	if (k > 2 && keys[0] == '<' && keys[k - 1] == '>')
+		snprintf(buf, len, "%.*s", (int)k - 2, keys + 1);
+	else
+		snprintf(buf, len, "%.*s", (int)k, keys);
+	return buf;
+}
+
 static void legend(const struct ns_tui *t, char *line, size_t len)
 {
 	size_t n = 0;
@@ -565,7 +614,8 @@ static void legend(const struct ns_tui *t, char *line, size_t len)
 static void draw(struct ns_tui *t, void *state)
 {
 	struct stats_state *s = state;
-	int w = t->lay.cols, h = t->lay.rows - 1, rows = body_rows(t), i, c, y, n;
+	int w = t->lay.cols, h = t->lay.rows - 1, rows = body_rows(t), i, c, y, n, k;
+	int shown[STATS_MAX_COLS], nshown, fixed;
 	attr_t normal = t->theme.attr[NS_ROLE_HELP], title = t->theme.attr[NS_ROLE_HELP_TITLE];
 	const struct ns_sched_stats *st;
 	char line[512], buf[128], a[32], b[32], d[32];
@@ -602,10 +652,11 @@ static void draw(struct ns_tui *t, void *state)
 			 (unsigned long long)(st->wakeup[0].max_ns / 1000),
 			 (unsigned long long)(st->wakeup[0].max_ns % 1000));
 	ns_tui_put_text(win, &t->glyphs, 1, 1, w - 2, line, 0, normal);
-	/* the titles: the sorted one marked with the order */
+	/* the titles: the sorted one marked with the order; whole columns only */
+	nshown = shown_cols(s, s->table, s->col[s->table], w, shown, &fixed);
 	n = 0;
-	for (c = 0; c < tables[s->table].nr_cols; c++) {
-		const struct stats_col *cd = &tables[s->table].cols[c];
+	for (k = 0; k < nshown; k++) {
+		const struct stats_col *cd = &tables[s->table].cols[c = shown[k]];
 		char ttl[40];
 
 		snprintf(ttl, sizeof(ttl), "%s%s", cd->title, c != s->sort[s->table] ? "" :
@@ -614,21 +665,40 @@ static void draw(struct ns_tui *t, void *state)
 			      cd->fmt == FMT_TEXT || (cd->fmt == FMT_CPU && s->cpu_w) ?
 			      "%-*s " : "%*s ", col_width(s, s->table, c), ttl);
 	}
-	ns_tui_put_text(win, &t->glyphs, 2, 0, w, line, s->hscroll, normal | A_BOLD);
+	ns_tui_put_text(win, &t->glyphs, 2, 0, w, line, 0, normal | A_BOLD);
 	for (i = 0; i < rows && s->top + i < (int)s->nr; i++) {
 		size_t r = s->order[s->top + i];
 		attr_t at = s->top + i == s->sel ? t->theme.attr[NS_ROLE_LIST_SELECTED] : normal;
 
 		n = 0;
-		for (c = 0; c < tables[s->table].nr_cols; c++) {
-			cell(t, s, r, c, buf, sizeof(buf));
+		for (k = 0; k < nshown; k++) {
+			cell(t, s, r, shown[k], buf, sizeof(buf));
 			n += snprintf(line + n, sizeof(line) - n, "%s ", buf);
 		}
 		ns_tui_fill(win, 3 + i, 0, w, at);
-		ns_tui_put_text(win, &t->glyphs, 3 + i, 0, w, line, s->hscroll, at);
+		ns_tui_put_text(win, &t->glyphs, 3 + i, 0, w, line, 0, at);
 	}
 	if (!s->nr)
 		ns_tui_put_text(win, &t->glyphs, 3, 1, w - 2, "(nothing in the range)", 0, normal);
+	/* columns hidden: which show, and the keys that show the others */
+	if (nshown < tables[s->table].nr_cols) {
+		int from = shown[fixed] + 1, to = shown[nshown - 1] + 1;
+
+		n = 0;
+		if (fixed && from > fixed + 1)
+			n = snprintf(line, sizeof(line), "columns 1-%d, ", fixed);
+		else
+			from = shown[0] + 1;
+		n += snprintf(line + n, sizeof(line) - n, from == to ? "%s%d" : "%s%d-%d",
+			      n ? "" : "columns ", from, to);
+		n += snprintf(line + n, sizeof(line) - n, " of %d: %s/%s",
+			      tables[s->table].nr_cols,
+			      first_key(t, NS_ACT_STATS_LEFT, a, sizeof(a)),
+			      first_key(t, NS_ACT_STATS_RIGHT, b, sizeof(b)));
+		if (n + (int)strlen(" show the others") <= w - 2)
+			snprintf(line + n, sizeof(line) - n, " show the others");
+		ns_tui_put_text(win, &t->glyphs, h - 2, 1, w - 2, line, 0, normal);
+	}
 	legend(t, buf, sizeof(buf));
 	snprintf(line, sizeof(line), "%s  (row %d of %zu)", buf, s->nr ? s->sel + 1 : 0, s->nr);
 	ns_tui_fill(win, h - 1, 0, w, title);
