@@ -28,6 +28,7 @@
 #include "nurseshark/session.h"
 #include "nurseshark/trace.h"
 #include "nurseshark/tui.h"
+#include "nurseshark/util.h"
 
 #ifndef NURSESHARK_VERSION
 #define NURSESHARK_VERSION "0.1"
@@ -1053,7 +1054,7 @@ static int run_record_request(struct record_request *rq)
 	snprintf(events, sizeof(events), "%s", s->events);
 	argv[n++] = "nurseshark";
 	argv[n++] = rq->start == REC_LIVE ? "live" : "record";
-	for (w = strtok_r(events, " \t", &save); w && n < (int)(sizeof(argv) / sizeof(argv[0])) - 16;
+	for (w = strtok_r(events, " \t", &save); w && n < (int)NS_ARRAY_SIZE(argv) - 16;
 	     w = strtok_r(NULL, " \t", &save)) {
 		argv[n++] = "-e";
 		argv[n++] = w;

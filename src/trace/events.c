@@ -127,19 +127,13 @@ int ns_events_init(struct ns_events *e, uint64_t max_events)
 /* Let the directory hold @max_events (only while nobody reads it). */
 int ns_events_reserve(struct ns_events *e, uint64_t max_events)
 {
-	uint64_t cap = (max_events >> NS_EV_CHUNK_SHIFT) + 1, ncap = e->cap_chunks;
-	struct ns_ev_chunk **nc;
+	uint64_t need = (max_events >> NS_EV_CHUNK_SHIFT) + 1;
+	size_t old = e->cap_chunks;
 
-	if (cap <= e->cap_chunks)
-		return 0;
-	while (ncap < cap)
-		ncap = ncap ? ncap * 2 : 16;
-	nc = realloc(e->chunks, ncap * sizeof(*nc));
-	if (!nc)
+	if (need > SIZE_MAX || NS_GROW(e->chunks, e->cap_chunks, (size_t)need))
 		return -ENOMEM;
-	memset(nc + e->cap_chunks, 0, (ncap - e->cap_chunks) * sizeof(*nc));
-	e->chunks = nc;
-	e->cap_chunks = ncap;
+	/* the new slots: chunks not allocated yet */
+	memset(e->chunks + old, 0, (e->cap_chunks - old) * sizeof(*e->chunks));
 	return 0;
 }
 

@@ -428,7 +428,6 @@ struct named {
 
 static void add_named(struct named *nm, const char *atom)
 {
-	const char **grown;
 	size_t i;
 
 	/* a symbol's name is one word: not "", not " CONSTANT" */
@@ -440,13 +439,8 @@ static void add_named(struct named *nm, const char *atom)
 	for (i = 0; i < nm->count; i++)
 		if (!strcmp(nm->names[i], atom))
 			return;
-	if (nm->count == nm->cap) {
-		grown = realloc(nm->names, (nm->cap ? nm->cap * 2 : 8) * sizeof(*grown));
-		if (!grown)
-			return;
-		nm->names = grown;
-		nm->cap = nm->cap ? nm->cap * 2 : 8;
-	}
+	if (NS_GROW(nm->names, nm->cap, nm->count + 1))
+		return;
 	nm->names[nm->count++] = atom;
 }
 

@@ -295,15 +295,8 @@ int ns_sched_capture_one(struct ns_trace *trace, int cpu, uint64_t idx, int type
 	ev.cpu = cpu;
 	ev.common_pid = e.pid;
 	ev.type = e.type;
-	if (cc->nr == cc->cap) {
-		size_t n = cc->cap ? cc->cap * 2 : 1024;
-		struct ns_sched_event *nv = realloc(cc->ev, n * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		cc->ev = nv;
-		cc->cap = n;
-	}
+	if (NS_GROW(cc->ev, cc->cap, cc->nr + 1))
+		return -ENOMEM;
 	cc->ev[cc->nr++] = ev;
 	return 0;
 }

@@ -121,7 +121,7 @@ struct ns_ev_chunk {
 struct ns_events {
 	struct ns_ev_chunk **chunks;	/* directory, never moves once readers exist */
 	_Atomic uint64_t nr_chunks;	/* published with a release store */
-	uint64_t cap_chunks;
+	size_t cap_chunks;
 	int32_t types[NS_EV_TYPES];	/* local type -> type */
 	int nr_types;
 	struct ns_ev_wide *wide[NS_EV_WIDE_BLOCKS];	/* blocks that never move */

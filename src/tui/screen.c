@@ -62,9 +62,9 @@ static void on_fatal_signal(int sig)
 static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static const int job_signals[] = { SIGTSTP, SIGCONT };
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-#define NR_QUIT_SIGNALS (sizeof(quit_signals) / sizeof(quit_signals[0]))
-#define NR_JOB_SIGNALS (sizeof(job_signals) / sizeof(job_signals[0]))
-#define NR_FATAL_SIGNALS (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+#define NR_QUIT_SIGNALS NS_ARRAY_SIZE(quit_signals)
+#define NR_JOB_SIGNALS NS_ARRAY_SIZE(job_signals)
+#define NR_FATAL_SIGNALS NS_ARRAY_SIZE(fatal_signals)
 
 struct saved_signals {
 	struct sigaction quit[NR_QUIT_SIGNALS];

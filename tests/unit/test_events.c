@@ -68,6 +68,43 @@ int main(void)
 	CHECK(ns_events_append(&e, (e.cap_chunks << NS_EV_CHUNK_SHIFT), 1, 1, 1) == -ENOMEM,
 	      "past the directory's size, appending fails");
 	ns_events_free(&e);
+
+	/*
+	 * Grown as libtracecmd's reader indexes (index.c's index_one()): a
+	 * directory sized for one event, made to hold each next one by
+	 * ns_events_reserve(); its new places hold no chunk until one is made.
+	 */
+	{
+		const uint64_t m = 5 * NS_EV_CHUNK + 3;
+		uint64_t empty = 0, k;
+
+		ret = ns_events_init(&e, 1);
+		for (i = 0; i < m && !ret; i++) {
+			ret = ns_events_reserve(&e, i + 1);
+			if (!ret)
+				ret = ns_events_append(&e, i, 1000 + 7 * i, (int)(i % 5000), (int)(i % 300));
+		}
+		CHECK(!ret && e.cap_chunks >= (m >> NS_EV_CHUNK_SHIFT) + 1,
+		      "a directory for one event grows to hold %llu (%zu chunks)",
+		      (unsigned long long)m, e.cap_chunks);
+		for (k = e.nr_chunks; k < e.cap_chunks; k++)
+			empty += e.chunks[k] == NULL;
+		bad = 0;
+		for (i = 0; i < m && !ret; i++) {
+			struct ns_event ev;
+
+			ns_ev_get(&e, i, &ev);
+			bad += ev.ts_ns != 1000 + 7 * i || ev.pid != (int)(i % 5000) ||
+			       ev.type != (int)(i % 300);
+		}
+		CHECK(!ret && !bad && empty == e.cap_chunks - e.nr_chunks,
+		      "grown, every event reads back (%llu wrong) and the new places are empty "
+		      "(%llu of %llu)", (unsigned long long)bad, (unsigned long long)empty,
+		      (unsigned long long)(e.cap_chunks - e.nr_chunks));
+		CHECK(ns_events_reserve(&e, 3) == 0 && e.cap_chunks >= (m >> NS_EV_CHUNK_SHIFT) + 1,
+		      "a smaller reservation keeps the directory");
+		ns_events_free(&e);
+	}
 	free(w);
 	return check_failures ? 1 : 0;
 }
