@@ -363,7 +363,8 @@ static struct {
 	struct rlimit as;
 	bool as_set;
 	stack_t old_stack;
-} beside;
+	int err_fd;		/* stderr, while fd 2 is /dev/null */
+} beside = { .err_fd = -1 };
 static const int beside_sigs[6] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM };
 static char beside_stack[1U << 16];
 
@@ -394,7 +395,7 @@ static void beside_fatal(int sig)
 	msg_str(&m, ": ");
 	msg_str(&m, why);
 	msg_str(&m, "\n");
-	if (write(STDERR_FILENO, line, m.n) < 0)
+	if (write(beside.err_fd >= 0 ? beside.err_fd : STDERR_FILENO, line, m.n) < 0)
 		errno = saved;
 	_exit(1);
 }
@@ -405,11 +406,20 @@ static void beside_begin(pid_t pid, const char *path, off_t size)
 	stack_t st = { .ss_sp = beside_stack, .ss_size = sizeof(beside_stack) };
 	unsigned long long pages = 0, budget;
 	struct rlimit as;
+	int null_fd;
 	size_t i;
 	FILE *f;
 
 	beside.pid = pid;
 	beside.path = path;
+	/* what glibc says of a damaged heap before it aborts: the child's reason only */
+	fflush(stderr);
+	beside.err_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (beside.err_fd >= 0 && null_fd >= 0)
+		dup2(null_fd, STDERR_FILENO);
+	if (null_fd >= 0)
+		close(null_fd);
 	sigaltstack(&st, &beside.old_stack);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = beside_fatal;
@@ -443,6 +453,11 @@ static void beside_end(void)
 	alarm(0);
 	for (i = 0; i < NS_ARRAY_SIZE(beside_sigs); i++)
 		sigaction(beside_sigs[i], &beside.old[i], NULL);
+	if (beside.err_fd >= 0) {
+		dup2(beside.err_fd, STDERR_FILENO);
+		close(beside.err_fd);
+		beside.err_fd = -1;
+	}
 	sigaltstack(&beside.old_stack, NULL);
 	if (beside.as_set)
 		setrlimit(RLIMIT_AS, &beside.as);
