@@ -6,8 +6,8 @@
 # DROPPED]" line and woken after it shows as sleeping ('.') from its
 # switch-out up to the dropping CPU's last event before the loss, and as
 # not known ('?') from there to its wakeup, never as sleeping across the
-# gap; the help's legend names '?'; --summary counts the sleep up to the
-# loss only.
+# gap; the bar's context says "dropped" there; the help's legend names '?';
+# --summary counts the sleep up to the loss only.
 set -u
 
 . "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
@@ -80,6 +80,15 @@ if [[ "$rest" =~ ^\?+$ ]] && [ ${#known} -ge 2 ] && [ $((${#known} + 1 - cut)) -
 	pass "pid $pid: '.' (asleep) from its switch-out to the last event before the loss (column $cut), then '?' to its wakeup: '$inner'"
 else
 	fail "pid $pid: want '.' up to column $cut then '?' to the end: '$inner'"
+fi
+
+# the bar's context of the sched_waking after the loss: its task's state then
+s=$("$bin" --snapshot 200x12 --keys ":$row_wake<Enter>" "$lost" </dev/null)
+bar=$(grep -E 'B-A: ' <<<"$s")
+if grep -q ' sched_waking ' <<<"$s" && grep -qE "pid $pid dropped\$" <<<"$bar"; then
+	pass "the bar on the sched_waking after the loss: 'pid $pid dropped', not sleeping"
+else
+	fail "the bar on row $row_wake: want 'pid $pid dropped': $bar"
 fi
 
 s=$(LANG=C "$bin" --snapshot 120x200 --keys "<F1>" "$lost" </dev/null)

@@ -122,8 +122,9 @@ struct ns_sched_stats {
  * @out: the result, free it with ns_sched_stats_free()
  * @err: why it failed
  *
- * Reads the scheduler events before @t1 back from the file, a thread per
- * CPU where the fast page reader reads it. Returns 0 or a negative errno.
+ * Reads the scheduler events before @t1 back from the file, in pieces of
+ * the CPUs' events of about the same count, a thread per core (up to 8)
+ * where the fast page reader reads it. Returns 0 or a negative errno.
  */
 int ns_sched_stats_build(struct ns_trace *trace, const struct ns_filter_set *fs, uint64_t t0,
 			 uint64_t t1, struct ns_sched_stats **out, char *err, size_t err_len);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Scheduling analysis (model_sched.h has the definitions): the scheduler
- * events before the end of the range are read back from the file, each
- * CPU by its own thread (trace_sched.h), into per-CPU arrays; these are
+ * events before the end of the range are read back from the file, in
+ * pieces of the CPUs' events balanced by count, each by the thread that
+ * takes it (trace_sched.h), into per-CPU arrays; these are
  * then merged in the order `trace-cmd report` prints them (time, then the
  * lower CPU) and fed through one state machine per task, which sums the
  * time each task spends in each state inside [t0, t1), pairs wakeups with
@@ -160,13 +161,37 @@ struct cpu_events {
 	bool kept;			/* the CPU filter keeps it */
 };
 
+/* Who runs before a chunk's first event is not known until the chunk before it ends. */
+#define RUNNER_UNKNOWN (-3)
+
+/*
+ * A piece of one CPU's events, [lo, hi), read by one thread: the CPUs'
+ * events cut in pieces of about the same count, so that threads share the
+ * work whatever the CPUs' counts. A piece that does not start the CPU
+ * does not know who runs at its start: its first event whose task is that
+ * of the runner (collect_one()) is kept aside (first, at position
+ * first_pos of ev), and merge_chunks() adds its implicit switch-in if the
+ * piece before ended with another task running.
+ */
+struct chunk {
+	int cpu;
+	uint64_t lo, hi;
+	struct cpu_events out;		/* its scheduler events (and implicit switch-ins) */
+	struct ns_sched_event first;
+	size_t first_pos;
+	bool has_first;
+	int end_cur;			/* who runs at its end, RUNNER_UNKNOWN: as at its start */
+};
+
 struct collect {
 	struct ns_trace *trace;
 	const struct ns_visible *vis_sched;	/* NULL: every event */
 	const struct ns_visible *vis_list;
 	struct cpu_events *cpus;
+	struct chunk *chunks;
+	int nr_chunks;
 	uint64_t *type_counts;		/* per thread: NS_TYPE_SLOTS counters */
-	atomic_int next_cpu;		/* the next CPU to take */
+	atomic_int next_chunk;		/* the next piece to take */
 	int nr_cpus;
 	bool count_types;
 	int stack_type[2];		/* ftrace kernel_stack, user_stack; -1 if absent */
@@ -174,11 +199,15 @@ struct collect {
 };
 
 #define NS_TYPE_SLOTS 65536
+/* pieces per thread, and the least events in one */
+#define SCHED_CHUNKS_PER_THREAD 4
+#define SCHED_CHUNK_MIN (1u << 17)
 
-/* One CPU's pass: its scheduler events, its type counts, who runs on it. */
+/* One piece's pass: its scheduler events, its type counts, who runs on it. */
 struct collect_cpu {
 	struct collect *c;
-	struct cpu_events *ce;
+	struct chunk *ch;
+	uint64_t lo;		/* the CPU's events before t0: not counted by type */
 	uint64_t *counts;
 	int cur;		/* the task running by the events so far, -1: none yet */
 };
@@ -189,6 +218,18 @@ static int push(struct cpu_events *ce, const struct ns_sched_event *ev)
 		return -ENOMEM;
 	ce->ev[ce->nr++] = *ev;
 	return 0;
+}
+
+/* The switch-in of @ev's task that no sched_switch recorded, to go before @ev. */
+static struct ns_sched_event implicit_of(const struct ns_sched_event *ev)
+{
+	struct ns_sched_event imp = *ev;
+
+	imp.kind = SCHED_IMPLICIT;
+	imp.pid = imp.next_pid = ev->common_pid;
+	imp.prio = -1;
+	imp.state = -1;
+	return imp;
 }
 
 /*
@@ -207,43 +248,47 @@ static int collect_one(void *arg, const struct ns_sched_event *ev)
 {
 	struct collect_cpu *cc = arg;
 	struct collect *c = cc->c;
+	struct ns_sched_event imp;
 	int ret;
 
 	/* once per event of the trace: no call where nothing is filtered */
-	if (c->count_types && ev->idx >= cc->ce->lo && ev->type >= 0 &&
-	    ev->type < NS_TYPE_SLOTS &&
+	if (c->count_types && ev->idx >= cc->lo && ev->type >= 0 && ev->type < NS_TYPE_SLOTS &&
 	    (!c->vis_list || ns_visible_list_event(c->vis_list, ev->cpu, ev->idx)))
 		cc->counts[ev->type]++;
 	if (c->vis_sched && !ns_visible_list_event(c->vis_sched, ev->cpu, ev->idx))
 		return 0;
 	if (ev->common_pid != cc->cur && ev->common_pid >= 0 &&
 	    ev->type != c->stack_type[0] && ev->type != c->stack_type[1]) {
-		struct ns_sched_event imp = *ev;
-
-		imp.kind = SCHED_IMPLICIT;
-		imp.pid = imp.next_pid = ev->common_pid;
-		imp.prio = -1;
-		imp.state = -1;
-		ret = push(cc->ce, &imp);
-		if (ret)
-			return ret;
+		imp = implicit_of(ev);
+		if (cc->cur == RUNNER_UNKNOWN) {
+			/* the piece before says whether it goes in: merge_chunks() */
+			cc->ch->first = imp;
+			cc->ch->first_pos = cc->ch->out.nr;
+			cc->ch->has_first = true;
+		} else {
+			ret = push(&cc->ch->out, &imp);
+			if (ret)
+				return ret;
+		}
 		cc->cur = ev->common_pid;
 	}
 	if (ev->kind == NS_SCHED_NONE)
 		return 0;
 	if (ev->kind == NS_SCHED_SWITCH)
 		cc->cur = ev->next_pid;
-	return push(cc->ce, ev);
+	return push(&cc->ch->out, ev);
 }
 
-static int collect_cpu(struct collect *c, int cpu, uint64_t *counts)
+static int collect_chunk(struct collect *c, struct chunk *ch, uint64_t *counts)
 {
-	struct cpu_events *ce = &c->cpus[cpu];
-	struct collect_cpu cc = { c, ce, counts, -1 };
+	struct collect_cpu cc = { c, ch, c->cpus[ch->cpu].lo, counts,
+				  ch->lo ? RUNNER_UNKNOWN : -1 };
+	int ret;
 
-	if (!ce->kept)
-		return 0;
-	return ns_trace_sched_scan(c->trace, cpu, 0, ce->hi, NS_SCHED_SCAN_ALL, collect_one, &cc);
+	ret = ns_trace_sched_scan(c->trace, ch->cpu, ch->lo, ch->hi, NS_SCHED_SCAN_ALL,
+				  collect_one, &cc);
+	ch->end_cur = cc.cur;
+	return ret;
 }
 
 struct collect_thread {
@@ -256,12 +301,12 @@ static void *collect_main(void *arg)
 {
 	struct collect_thread *t = arg;
 	struct collect *c = t->c;
-	int cpu, ret;
+	int k, ret;
 
-	while ((cpu = atomic_fetch_add_explicit(&c->next_cpu, 1, memory_order_relaxed)) <
-		       c->nr_cpus &&
+	while ((k = atomic_fetch_add_explicit(&c->next_chunk, 1, memory_order_relaxed)) <
+		       c->nr_chunks &&
 	       !atomic_load_explicit(&c->ret, memory_order_relaxed)) {
-		ret = collect_cpu(c, cpu, t->counts);
+		ret = collect_chunk(c, &c->chunks[k], t->counts);
 		if (ret) {
 			int zero = 0;
 
@@ -273,22 +318,112 @@ static void *collect_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The kept CPUs' events before t1, cut in pieces of about @per events
+ * (the last of a CPU takes what is left). Returns how many, or -ENOMEM.
+ */
+static int make_chunks(struct collect *c, uint64_t per)
+{
+	int cpu, n = 0, cap = 0;
+
+	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+		uint64_t lo = 0, hi = c->cpus[cpu].hi;
+
+		if (!c->cpus[cpu].kept || !hi)
+			continue;
+		while (lo < hi) {
+			uint64_t end = hi - lo < per + per / 2 ? hi : lo + per;
+
+			if (n == cap) {
+				struct chunk *v;
+
+				cap = cap ? cap * 2 : 16;
+				v = realloc(c->chunks, cap * sizeof(*v));
+				if (!v)
+					return -ENOMEM;
+				c->chunks = v;
+			}
+			memset(&c->chunks[n], 0, sizeof(c->chunks[n]));
+			c->chunks[n].cpu = cpu;
+			c->chunks[n].lo = lo;
+			c->chunks[n].hi = end;
+			n++;
+			lo = end;
+		}
+	}
+	c->nr_chunks = n;
+	return 0;
+}
+
+/*
+ * Each CPU's pieces end to end into c->cpus[cpu].ev, in the CPU's order,
+ * with the implicit switch-in at a piece's start where the task before it
+ * differs (what one pass over the CPU would have made).
+ */
+static int merge_chunks(struct collect *c)
+{
+	int k = 0, cpu;
+
+	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+		struct cpu_events *ce = &c->cpus[cpu];
+		int first = k, cur = -1, j;
+		size_t total = 0;
+
+		for (j = k; j < c->nr_chunks && c->chunks[j].cpu == cpu; j++)
+			total += c->chunks[j].out.nr + 1;
+		if (j == first)
+			continue;
+		ce->ev = malloc(total * sizeof(*ce->ev));
+		if (!ce->ev)
+			return -ENOMEM;
+		ce->cap = total;
+		for (k = first; k < j; k++) {
+			struct chunk *ch = &c->chunks[k];
+			size_t at = ch->has_first ? ch->first_pos : ch->out.nr;
+
+			memcpy(ce->ev + ce->nr, ch->out.ev, at * sizeof(*ce->ev));
+			ce->nr += at;
+			if (ch->has_first && ch->first.common_pid != cur)
+				ce->ev[ce->nr++] = ch->first;
+			memcpy(ce->ev + ce->nr, ch->out.ev + at, (ch->out.nr - at) * sizeof(*ce->ev));
+			ce->nr += ch->out.nr - at;
+			if (ch->end_cur != RUNNER_UNKNOWN)
+				cur = ch->end_cur;
+			free(ch->out.ev);
+			ch->out.ev = NULL;
+		}
+	}
+	return 0;
+}
+
 /* Fill c->cpus (and c->type_counts: the sum over the threads). */
 static int collect_all(struct collect *c)
 {
 	struct collect_thread th[SCHED_MAX_THREADS];
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	int n = 1, i, kept = 0, started = 0;
+	int n = 1, i, started = 0, ret;
+	uint64_t total = 0, per;
 
 	for (i = 0; i < c->nr_cpus; i++)
-		kept += c->cpus[i].kept;
+		if (c->cpus[i].kept)
+			total += c->cpus[i].hi;
 	if (ns_trace_can_make_readers(c->trace)) {
-		n = kept < SCHED_MAX_THREADS ? kept : SCHED_MAX_THREADS;
-		if (online > 0 && n > online)
-			n = (int)online;
+		n = online > 0 && online < SCHED_MAX_THREADS ? (int)online : SCHED_MAX_THREADS;
 		if (n < 1)
 			n = 1;
 	}
+	/* pieces balanced by event count, a few per thread so that none waits long */
+	per = total / ((uint64_t)n * SCHED_CHUNKS_PER_THREAD) + 1;
+	if (per < SCHED_CHUNK_MIN)
+		per = SCHED_CHUNK_MIN;
+	/* for the tests: pieces this small, so that small traces are cut too */
+	if (getenv("NS_SCHED_CHUNK_EVENTS") && strtoull(getenv("NS_SCHED_CHUNK_EVENTS"), NULL, 10))
+		per = strtoull(getenv("NS_SCHED_CHUNK_EVENTS"), NULL, 10);
+	ret = make_chunks(c, per);
+	if (ret)
+		return ret;
+	if (n > c->nr_chunks)
+		n = c->nr_chunks > 0 ? c->nr_chunks : 1;
 	for (i = 0; i < n; i++) {
 		th[i].c = c;
 		th[i].counts = c->type_counts;
@@ -315,7 +450,9 @@ static int collect_all(struct collect *c)
 			c->type_counts[t] += th[i].counts[t];
 		free(th[i].counts);
 	}
-	return c->ret;
+	if (c->ret)
+		return c->ret;
+	return merge_chunks(c);
 }
 
 /* ---- phase 2: the merged order and the state machine ---------------------- */
@@ -945,6 +1082,9 @@ static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struc
 out:
 	for (cpu = 0; c.cpus && cpu < nr_cpus; cpu++)
 		free(c.cpus[cpu].ev);
+	for (cpu = 0; cpu < c.nr_chunks; cpu++)
+		free(c.chunks[cpu].out.ev);
+	free(c.chunks);
 	free(c.cpus);
 	ns_visible_free(vis_sched);
 	ns_visible_free(vis_list);

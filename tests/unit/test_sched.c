@@ -570,6 +570,70 @@ out:
 	free(out);
 }
 
+/* ---- the pieces: events read by threads in pieces give what one pass gives -- */
+
+static bool lat_same(const struct ns_sched_lat *a, const struct ns_sched_lat *b)
+{
+	return a->n == b->n && a->sum_ns == b->sum_ns && a->max_ns == b->max_ns &&
+	       a->max_ts == b->max_ts && a->min_ns == b->min_ns && a->min_ts == b->min_ts;
+}
+
+/*
+ * The CPUs' events are read in pieces, each by the thread that takes it;
+ * a piece does not know who runs at its start until the one before ends.
+ * Cut in pieces of 997 events (every trace: many cuts, some inside runs of
+ * one task, some at its switches), the statistics equal those of pieces
+ * of the default size (a whole small trace's CPU in one).
+ */
+static void check_pieces(struct ns_trace *t, const char *name)
+{
+	struct ns_sched_stats *a = NULL, *b = NULL;
+	uint64_t t0 = ns_trace_first_ns(t), t1 = ns_trace_last_ns(t);
+	char err[256];
+	size_t i, bad = 0;
+	int s, c;
+
+	t0 += (t1 - t0) / 4;
+	if (ns_sched_stats_build(t, NULL, t0, UINT64_MAX, &a, err, sizeof(err))) {
+		FAIL("stats: %s: %s", name, err);
+		return;
+	}
+	setenv("NS_SCHED_CHUNK_EVENTS", "997", 1);
+	if (ns_sched_stats_build(t, NULL, t0, UINT64_MAX, &b, err, sizeof(err))) {
+		FAIL("stats in pieces: %s: %s", name, err);
+		goto out;
+	}
+	if (a->nr_tasks != b->nr_tasks || a->nr_cpus != b->nr_cpus || a->nr_types != b->nr_types ||
+	    !lat_same(&a->wakeup[0], &b->wakeup[0]) || !lat_same(&a->wakeup[1], &b->wakeup[1]) ||
+	    !lat_same(&a->waking, &b->waking))
+		bad++;
+	for (i = 0; !bad && i < a->nr_tasks; i++) {
+		const struct ns_sched_task *x = &a->tasks[i], *y = &b->tasks[i];
+
+		for (s = 0; s < NS_NR_TS; s++)
+			bad += x->state_ns[s] != y->state_ns[s];
+		bad += x->pid != y->pid || x->runs != y->runs || x->wakeups != y->wakeups ||
+		       x->unseen_switches != y->unseen_switches || x->unknown_ns != y->unknown_ns ||
+		       !lat_same(&x->wakeup, &y->wakeup) || !lat_same(&x->waking, &y->waking) ||
+		       x->end_state != y->end_state || x->end_since != y->end_since;
+		if (bad && bad < 2)
+			printf("  pid %d differs in pieces\n", x->pid);
+	}
+	for (c = 0; !bad && c < a->nr_cpus; c++)
+		bad += a->cpus[c].busy_ns != b->cpus[c].busy_ns ||
+		       a->cpus[c].idle_ns != b->cpus[c].idle_ns ||
+		       a->cpus[c].switches != b->cpus[c].switches ||
+		       a->cpus[c].events != b->cpus[c].events;
+	for (i = 0; !bad && i < a->nr_types; i++)
+		bad += a->types[i].type != b->types[i].type || a->types[i].count != b->types[i].count;
+	CHECK(!bad, "read by threads in pieces of 997 events, the statistics of the last three "
+	      "quarters are those of one pass per CPU (%zu tasks): %s", a->nr_tasks, name);
+out:
+	unsetenv("NS_SCHED_CHUNK_EVENTS");
+	ns_sched_stats_free(a);
+	ns_sched_stats_free(b);
+}
+
 /* ---- ranges: what [a, b) and [b, c) count adds up to [a, c) ------------- */
 
 static void check_additive(struct ns_trace *t, const char *name)
@@ -1020,6 +1084,7 @@ int main(void)
 		check_cpu_time(t, &o, a, b, o.top_cpus - 1, name,
 			       "on the top buffer's last CPU (--cpu)");
 		check_drops(t, &o, name);
+		check_pieces(t, name);
 		check_report_w(t, l.path[i], name);
 		check_additive(t, name);
 		check_stack_after_switch(t, l.path[i], name);
