@@ -547,16 +547,26 @@ done
 #
 # The first two traces given (one given: it twice), merged as report merges
 # several -i: wall seconds of each, BENCH_RUNS times, and their lines (the
-# same count, since --export prints report's text; the viewer opens one file).
+# same count, since --export prints report's text). And the viewer's open
+# of both (--snapshot 80x24 A B: both indexed at once, merged, one screen)
+# beside each alone: opening several files should cost about the sum.
 if [ -n "$mode" ] && [ ${#traces[@]} -ge 1 ] && [ -r "${traces[0]}" ]; then
 	ta=${traces[0]} tb=${traces[1]:-${traces[0]}}
-	rm -f "$BENCH_OUT"/two.* "$BENCH_OUT"/rtwo.*
+	rm -f "$BENCH_OUT"/two.* "$BENCH_OUT"/rtwo.* "$BENCH_OUT"/open*.*
 	for ((i = 0; i < runs; i++)); do
 		time_pipe two '"$3" --no-session --export -i "$1" -i "$2" | wc -l' "$ta" "$tb" "$bin"
 		time_pipe rtwo 'trace-cmd report -i "$1" -i "$2" | wc -l' "$ta" "$tb"
+		time_pipe opena '"$2" --no-session --snapshot 80x24 "$1" | wc -l' "$ta" "$bin"
+		time_pipe openb '"$2" --no-session --snapshot 80x24 "$1" | wc -l' "$tb" "$bin"
+		time_pipe openab '"$3" --no-session --snapshot 80x24 "$1" "$2" | wc -l' "$ta" "$tb" \
+			"$bin"
 	done
 	two=$([ -s "$BENCH_OUT/two.wall" ] && median <"$BENCH_OUT/two.wall")
 	rtwo=$([ -s "$BENCH_OUT/rtwo.wall" ] && median <"$BENCH_OUT/rtwo.wall")
+	opena=$([ -s "$BENCH_OUT/opena.wall" ] && median <"$BENCH_OUT/opena.wall")
+	openb=$([ -s "$BENCH_OUT/openb.wall" ] && median <"$BENCH_OUT/openb.wall")
+	openab=$([ -s "$BENCH_OUT/openab.wall" ] && median <"$BENCH_OUT/openab.wall")
+	opensum=$([ -n "$opena" ] && [ -n "$openb" ] && echo "$opena $openb" | awk '{ print $1 + $2 }')
 	echo
 	echo "== two files: $ta and $tb"
 	printf '  %-18s wall_s=%s (runs: %s) lines=%s   (nurseshark --export -i A -i B)\n' \
@@ -564,5 +574,8 @@ if [ -n "$mode" ] && [ ${#traces[@]} -ge 1 ] && [ -r "${traces[0]}" ]; then
 	printf '  %-18s wall_s=%s (runs: %s) lines=%s   (trace-cmd report -i A -i B)\n' \
 		"report" "${rtwo:-n/a}" "$(runs_of rtwo.wall)" "$(cat "$BENCH_OUT/rtwo.out" 2>/dev/null)"
 	printf '  %-18s export/report=%s\n' ratios "$(ratio "$two" "$rtwo")"
+	printf '  %-18s wall_s=%s (runs: %s)   A alone %s, B alone %s: A+B/(A alone + B alone)=%s\n' \
+		"viewer A B" "${openab:-n/a}" "$(runs_of openab.wall)" "${opena:-n/a}" \
+		"${openb:-n/a}" "$(ratio "$openab" "$opensum")"
 fi
 exit $status

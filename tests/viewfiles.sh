@@ -16,6 +16,10 @@
 # -i B does, `:offset instance.dat NS` shifts it as --ts-offset NS does
 # (the rows compared with report's again), `:offset` of no such stream and
 # `:append` of no such file say so, and `:open sched-v6.dat` shows it alone.
+# Last, a file of another kernel (../shared/traces/public's ARM lisa trace,
+# whose event ids are not sample.dat's: sched_switch is 98 there, 372 here)
+# moved onto sample.dat: rows as report's, and `:show event sched_switch`
+# shows both files' sched_switch (one catalogue of events by name).
 set -u
 
 . "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
@@ -46,6 +50,8 @@ listed() {
 	ev && /^ *[0-9]+ +[^ ]+:[0-9]+ [0-9]+\.[0-9]+ / {
 		head = substr($0, 1, ev - 1); e = substr($0, ev); sub(/ .*/, "", e)
 		n = split(head, f, " ")
+		while (n > 4 && f[n] !~ /^[0-9]+$/)	# the Lat column, where it fits
+			n--
 		printf "%d %s %s %d %s\n", f[1], f[2], f[3], f[n], e
 	}'
 }
@@ -178,4 +184,36 @@ else
 fi
 first=$(first_of sched-)
 check "A B, where sched-v6.dat begins" $((first - 3))
+screen_stop
+
+# --- a file of another kernel: event ids differ ------------------------------
+lisa=$shared/traces/public/ARM-software__lisa__example_rtapp-trace.dat
+if [ ! -r "$lisa" ]; then
+	skip "$lisa: not there"
+	exit 0
+fi
+loff=-249273500000000
+trace-cmd report -i "$a" -i "$lisa" --ts-offset $loff 2>/dev/null | rows >"$tmp/want"
+total=$(wc -l <"$tmp/want")
+switches=$(awk '$5 == "sched_switch" { n++ } END { print n + 0 }' "$tmp/want")
+screen_start 100 24 "$bin --no-session -i $a -i $lisa --ts-offset $loff"
+if screen_wait '^ARM-soft CPU5 +[|│]' && screen_wait "#0 of $total\$"; then
+	pass "sample.dat and an ARM lisa trace (6 CPUs): rows ARM-soft CPU0-5, report's $total events"
+else
+	fail "sample + lisa: $(head -n 9 <<<"$SCREEN_LAST"; tail -n 1 <<<"$SCREEN_LAST")"
+fi
+first=$(first_of ARM-so)
+check "sample + lisa, where lisa begins" "$first"
+# the 200th change of file in report's order
+mixed=$(awk '{ f = $2; sub(/:.*/, "", f) } NR > 1 && f != last && ++n == 200 { print $1; exit }
+	{ last = f }' "$tmp/want")
+check "sample + lisa, interleaved" "$mixed"
+check "sample + lisa, the end" $((total - 1))
+screen_type ':show event sched_switch'
+screen_keys Enter
+if screen_wait "$switches of $total shown"; then
+	pass ":show event sched_switch: both files' ($switches, ids 372 and 98), as report has them"
+else
+	fail ":show event sched_switch: $(grep Filters <<<"$SCREEN_LAST"), report has $switches"
+fi
 screen_stop

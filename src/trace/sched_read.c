@@ -354,8 +354,8 @@ static int scan_captured(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t 
 
 /* Several files: a file's sched event with the trace's slot and type. */
 struct multi_scan {
-	const struct ns_trace *trace;
-	int k, slot;
+	const int32_t *map;		/* the file's types -> the trace's */
+	int slot;
 	int (*fn)(void *arg, const struct ns_sched_event *ev);
 	void *arg;
 };
@@ -366,7 +366,8 @@ static int multi_scan_one(void *arg, const struct ns_sched_event *ev)
 	struct ns_sched_event e = *ev;
 
 	e.cpu = ms->slot;
-	e.type = ns_multi_type_of(ms->trace, ms->k, e.type);
+	if (e.type >= 0 && e.type < NS_EV_TYPE_MAP)
+		e.type = ms->map[e.type];
 	return ms->fn(ms->arg, &e);
 }
 
@@ -378,7 +379,10 @@ int ns_trace_sched_scan(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t h
 	int ret = 0, k, any = 0;
 
 	if (trace->multi) {
-		struct multi_scan ms = { trace, ns_multi_file_of_slot(trace, cpu), cpu, fn, arg };
+		struct multi_scan ms = {
+			&trace->multi->from_sub[(size_t)ns_multi_file_of_slot(trace, cpu) *
+						NS_EV_TYPE_MAP], cpu, fn, arg
+		};
 		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
 
 		return sub ? ns_trace_sched_scan(sub, cpu, lo, hi, flags, multi_scan_one, &ms) : 0;
