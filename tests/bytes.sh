@@ -21,6 +21,11 @@ if ! command -v python3 >/dev/null || [ ! -r /proc/self/syscall ]; then
 	exit 0
 fi
 export TZ=UTC
+# a scratch config without sessions, as tests/run.sh gives: run by hand with
+# the real home, a restored session (task rows, pane sizes) changes the bytes
+export XDG_CONFIG_HOME=$tmp/config XDG_STATE_HOME=$tmp/state
+mkdir -p "$XDG_CONFIG_HOME/nurseshark" "$XDG_STATE_HOME"
+printf '[session]\nrestore = no\nsave = no\n' >"$XDG_CONFIG_HOME/nurseshark/config.ini"
 locales=(C)
 if [ -n "$utf8" ]; then
 	locales+=("$utf8")

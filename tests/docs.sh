@@ -211,4 +211,20 @@ elif grep -q 'Version 2, June 1991' "$top/LICENSE"; then
 else
 	fail "LICENSE is not the GPL version 2"
 fi
+
+# Mouse use is in the man page and the README, not only in the help: the
+# click, the wheel and the drag, each in both
+missing=
+for f in man/nurseshark.1 README.md; do
+	text=$(tr '\n' ' ' <"$top/$f" | tr -s ' ')
+	for what in "Where the terminal reports the mouse: a click on an event in the list" \
+		"the wheel zooms the graph" "a drag across the graph zooms"; do
+		[[ $text == *"$what"* ]] || missing+=" $f: '$what';"
+	done
+done
+if [ -z "$missing" ]; then
+	pass "the man page and the README say what the mouse does (click, wheel, drag)"
+else
+	fail "the mouse is not described:$missing"
+fi
 exit $failed

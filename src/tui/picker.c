@@ -519,6 +519,39 @@ static void legend(const struct ns_tui *t, int kind, char *line, size_t len)
 	}
 }
 
+#define NS_PICKER_LEGEND_MAX	6
+
+/*
+ * @text cut into lines of at most @w columns between its items (separated
+ * by @sep), from line @n of @lines on: returns the lines used so far. An item
+ * wider than @w is cut at the edge when drawn.
+ */
+static int wrap_legend(const char *text, const char *sep, int w, char lines[][256], int n)
+{
+	size_t seplen = strlen(sep);
+	int used = 0;
+
+	while (*text && n < NS_PICKER_LEGEND_MAX) {
+		const char *end = strstr(text, sep);
+		int len = end ? (int)(end - text) : (int)strlen(text);
+
+		if (used && used + (int)seplen + len > w) {
+			n++;
+			used = 0;
+			if (n == NS_PICKER_LEGEND_MAX)
+				break;
+		}
+		if (!used)
+			lines[n][0] = '\0';
+		used += snprintf(lines[n] + strlen(lines[n]), 256 - strlen(lines[n]), "%s%.*s",
+				 used ? sep : "", len, text);
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+	return used ? n + 1 : n;
+}
+
 static const char *const sort_name[] = { "pid", "comm", "events", "CPU time" };
 
 /* "R+" / " -": the item's task row (or shown CPU row), and its filters. */
@@ -540,9 +573,9 @@ static void draw(struct ns_tui *t, void *state)
 {
 	struct ns_tui_picker *p = state;
 	/* the whole screen but the status line: no strips of the panes beside or below */
-	int w = t->lay.cols, h = t->lay.rows - 1, rows, i, y, two;
+	int w = t->lay.cols, h = t->lay.rows - 1, rows, i, y, nleg;
 	attr_t normal = t->theme.attr[NS_ROLE_HELP], title = t->theme.attr[NS_ROLE_HELP_TITLE];
-	char line[256], m[4], keys[160], leg[256];
+	char line[256], m[4], keys[160], leg[256], legs[NS_PICKER_LEGEND_MAX][256];
 	WINDOW *win;
 
 	if (!p || p->kind == NS_PICK_NONE || t->lay.too_small)
@@ -550,9 +583,16 @@ static void draw(struct ns_tui *t, void *state)
 	legend(t, p->kind, keys, sizeof(keys));
 	snprintf(leg, sizeof(leg), "%s   (R: row shown, +: only, -: hidden; where: %s)",
 		 keys, ns_tui_where_name(t->flt->where));
-	/* the legend whole: on two lines when one would cut it */
-	two = (int)strlen(leg) > w - 2;
-	rows = h - 3 - two;
+	/* the legend whole: on one line, else the keys then the marks, wrapped as needed */
+	nleg = 1;
+	snprintf(legs[0], sizeof(legs[0]), "%s", leg);
+	if ((int)strlen(leg) > w - 2) {
+		snprintf(leg, sizeof(leg), "R: row shown, +: only, -: hidden; where: %s",
+			 ns_tui_where_name(t->flt->where));
+		nleg = wrap_legend(keys, "  ", w - 2, legs, 0);
+		nleg = wrap_legend(leg, " ", w - 2, legs, nleg);
+	}
+	rows = h - 2 - nleg;
 	if (rows < 1)
 		return;
 	if (p->sel < p->top)
@@ -611,14 +651,10 @@ static void draw(struct ns_tui *t, void *state)
 		ns_tui_put_text(win, &t->glyphs, 2, 4, w - 4,
 				p->kind == NS_PICK_FILTERS && !p->nr_items ? "(no filters)" :
 				"(nothing matches)", 0, normal);
-	ns_tui_fill(win, h - 1, 0, w, title);
-	if (two) {
-		ns_tui_fill(win, h - 2, 0, w, title);
-		ns_tui_put_text(win, &t->glyphs, h - 2, 1, w - 2, keys, 0, title);
-		snprintf(leg, sizeof(leg), "R: row shown, +: only, -: hidden; where: %s",
-			 ns_tui_where_name(t->flt->where));
+	for (i = 0; i < nleg; i++) {
+		ns_tui_fill(win, h - nleg + i, 0, w, title);
+		ns_tui_put_text(win, &t->glyphs, h - nleg + i, 1, w - 2, legs[i], 0, title);
 	}
-	ns_tui_put_text(win, &t->glyphs, h - 1, 1, w - 2, leg, 0, title);
 	wnoutrefresh(win);
 	delwin(win);
 }
