@@ -1416,6 +1416,82 @@ static int live_save(void *arg, const char *path, char *err, size_t err_len)
 }
 
 /* The screen of nurseshark live: config.ini's keys and colours, no session. */
+/*
+ * live's filter probe: the reader threads forbid fork(), so an expression
+ * is tried in /proc/self/exe started afresh (NURSESHARK_PROBE_FILTER, see
+ * main()), against the running kernel's formats, which are the trace's.
+ */
+static int live_probe(const char *text, char *err, size_t err_len)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { "nurseshark", NULL }, msg[512], *env_text = NULL;
+	char **env = NULL;
+	ssize_t n, got = 0;
+	int fds[2], status, ret, nenv = 0, i;
+	pid_t pid;
+
+	for (nenv = 0; environ[nenv]; nenv++)
+		;
+	env = calloc((size_t)nenv + 2, sizeof(*env));
+	if (!env || asprintf(&env_text, "NURSESHARK_PROBE_FILTER=%s", text) < 0) {
+		free(env);
+		snprintf(err, err_len, "out of memory");
+		return -EINVAL;
+	}
+	for (i = 0; i < nenv; i++)
+		env[i] = environ[i];
+	env[i] = env_text;
+	if (pipe(fds)) {
+		free(env);
+		free(env_text);
+		snprintf(err, err_len, "cannot try the filter: %s", strerror(errno));
+		return -EINVAL;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	ret = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	free(env);
+	free(env_text);
+	if (ret) {
+		close(fds[0]);
+		snprintf(err, err_len, "cannot try the filter: %s", strerror(ret));
+		return -EINVAL;
+	}
+	while ((size_t)got < sizeof(msg) - 1 &&
+	       ((n = read(fds[0], msg + got, sizeof(msg) - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
+		got += n > 0 ? n : 0;
+	msg[got] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -EINVAL;
+	if (WIFSIGNALED(status)) {
+		snprintf(err, err_len, "libtraceevent's filter parser crashes on it "
+			 "(an operand missing?)");
+		return -EFAULT;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(err, err_len, "%s", got ? msg : "cannot parse the filter");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The child of live_probe(): the verdict on $NURSESHARK_PROBE_FILTER. */
+static int probe_filter_main(const char *text)
+{
+	char err[512] = "";
+
+	if (ns_trace_exprs_probe_local(text, err, sizeof(err))) {
+		fputs(err, stdout);
+		return 1;
+	}
+	return 0;
+}
+
 static int live_run(void *arg, struct ns_record_live *rec, char *err, size_t err_len)
 {
 	struct live_view lv = { .rec = rec };
@@ -1472,10 +1548,14 @@ int main(int argc, char **argv)
 	char err[768] = "";
 	int status, ret;
 
+	if (getenv("NURSESHARK_PROBE_FILTER"))	/* live_probe()'s child */
+		return probe_filter_main(getenv("NURSESHARK_PROBE_FILTER"));
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return ns_record_main(argc - 1, argv + 1, record_viewing, NULL);
-	if (argc > 1 && !strcmp(argv[1], "live"))
+	if (argc > 1 && !strcmp(argv[1], "live")) {
+		ns_trace_exprs_set_prober(live_probe);
 		return ns_record_live_main(argc - 1, argv + 1, &live_ui);
+	}
 	main_start_ms = now_ms(CLOCK_MONOTONIC);
 	setlocale(LC_ALL, "");
 	if (ns_sched_summary_wanted(argc, argv))	/* reads its own options */

@@ -10,7 +10,8 @@
 # follows again; `:save FILE` writes a trace.dat that `trace-cmd report`
 # reads, with the marker lines written during the recording, whose report
 # equals our --export of it, and a second :save does not replace it; --keep
-# EVENTS holds no more than it says, --keep SECONDSs no longer a stretch.
+# EVENTS holds no more than it says, --keep SECONDSs no longer a stretch;
+# a task filter holds across refreshes; paused, markers and statistics work.
 # After q, and after SIGTERM, the tracing state is as it was and live's temp
 # directory is gone.
 # Needs root and tracefs; SKIPs with the reason without them.
@@ -225,6 +226,88 @@ fi
 screen_type q
 screen_wait_for pane_exited
 tracing_same_state "after --keep 1s"
+
+# What the other issues give work on what is held: filters hold across
+# refreshes (a -F expression, tried first in a process of its own since
+# live's reader threads forbid fork(), its refusal and the parser's crash
+# said as for a file; t: only the selected row's task, every list row that
+# task's while the window moves on), and, paused, a marker and statistics.
+screen_start 100 30 "cd $tmp/w && TMPDIR=$tmp/lt exec $bin live -e sched -e irq --keep 20000"
+screen_wait 'FOLLOW [1-9][0-9]* ev' || fail "the filter run shows no events"
+screen_type ":filter sched_switch: prev_pid =="
+screen_keys Enter
+# (the message is cut by the status line's figures; :messages has it whole)
+if screen_wait "sched_switch: prev_pid ==: libtraceevent"; then
+	pass ":filter on which the parser crashes: said, and live goes on"
+else
+	fail ":filter EXPR that crashes the parser: $(tail -n 1 <<<"$SCREEN_LAST")"
+fi
+screen_type ":filter nosuch_event"
+screen_keys Enter
+screen_wait "nosuch_event: no event found" || fail ":filter nosuch_event: not refused"
+screen_type ":filter sched_switch"
+screen_keys Enter
+only_switches() {
+	local rows
+	rows=$(grep -E '^ *[0-9]+ +[0-9]+ [0-9]+\.[0-9]{6} ' <<<"$SCREEN_LAST")
+	[ "$(wc -l <<<"$rows")" -ge 5 ] && ! grep -qv ' sched_switch ' <<<"$rows" &&
+		grep -q "^Filters: -F 'sched_switch'" <<<"$SCREEN_LAST"
+}
+switches_still() { window_moved && only_switches; }
+if screen_wait_for only_switches; then
+	win=$(grep '^Window: ' <<<"$SCREEN_LAST")
+	if screen_wait_for switches_still; then
+		pass ":filter sched_switch: only sched_switch rows, still after the window moved on"
+	else
+		fail ":filter: not kept across refreshes: $(grep -E '^(Filters|Window)' <<<"$SCREEN_LAST" | tr '\n' '|')"
+	fi
+else
+	fail ":filter sched_switch: $(tail -n 1 <<<"$SCREEN_LAST") $(grep -E '^ *[0-9]+ +[0-9]+ [0-9]+\.' <<<"$SCREEN_LAST" | grep -v sched_switch | head -2 | tr '\n' '|')"
+fi
+screen_type ":clear"
+screen_keys Enter
+screen_wait_not '^Filters: ' || fail ":clear: the filter stays"
+screen_keys End
+screen_type t
+# (once its events are let go, --keep, none may be left: "0 of N shown")
+only_task() {
+	local rows
+	# "Filters: only task tmux: cli-24891   12 of 19884 shown": a name may hold blanks
+	task_pid=$(grep -E '^Filters: only task ' <<<"$SCREEN_LAST" | grep -Eo -- '-[0-9]+ +[0-9]+ of ' |
+		head -n 1 | grep -Eo '^-[0-9]+' | tr -d -)
+	rows=$(grep -E '^ *[0-9]+ +[0-9]+ [0-9]+\.[0-9]{6} ' <<<"$SCREEN_LAST")
+	[ -n "$task_pid" ] && { [ -n "$rows" ] || [ -n "${1:-}" ]; } &&
+		! grep -Evq " $task_pid [^ ]{5} " <<<"$rows"
+}
+still_task() { window_moved && only_task none-left-is-fine; }
+if screen_wait_for only_task; then
+	win=$(grep '^Window: ' <<<"$SCREEN_LAST")
+	if screen_wait_for still_task; then
+		pass "t: only the rows of task $task_pid, still after the window moved on"
+	else
+		fail "t: the filter is not kept across refreshes: $(grep -E '^(Filters|Window)' <<<"$SCREEN_LAST" | tr '\n' '|') $(grep -E '^ *[0-9]+ +[0-9]+ [0-9]+\.' <<<"$SCREEN_LAST" | grep -Ev " $task_pid [^ ]{5} " | head -3 | tr '\n' '|')"
+	fi
+else
+	fail "t: other rows: $(grep -E '^Filters' <<<"$SCREEN_LAST") $(grep -E '^ *[0-9]+ +[0-9]+ [0-9]+\.' <<<"$SCREEN_LAST" | head -3 | tr '\n' '|')"
+fi
+screen_keys Space
+screen_wait 'PAUSED [0-9]+ ev' || fail "Space does not pause the filtered screen"
+screen_type a
+if screen_wait '^A: [0-9]+\.[0-9]{6}'; then
+	pass "paused, a sets marker A on the selected event ($(grep -Eo '^A: [0-9.]+' <<<"$SCREEN_LAST"))"
+else
+	fail "a: no marker A"
+fi
+screen_type S
+if screen_wait 'Statistics over ' && screen_wait ' [0-9]+ held [0-9]+ lost *$'; then
+	pass "S opens the statistics of what is held"
+else
+	fail "S: no statistics"
+fi
+screen_keys Escape
+screen_type q
+screen_wait_for pane_exited
+tracing_same_state "after the filter run"
 
 # SIGTERM: the state is put back, the directory removed, and it dies of the signal.
 screen_start 80 24 "echo \$\$ >$tmp/pid; cd $tmp/w; TMPDIR=$tmp/lt exec $bin live -e sched"

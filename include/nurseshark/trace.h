@@ -385,6 +385,15 @@ int ns_trace_exprs_add(struct ns_trace_exprs *f, const char *text, char *err,
 /* Compile @text and throw it away: 0, or -EINVAL with the message in @err. */
 int ns_trace_exprs_check(struct ns_trace *trace, const char *text, char *err, size_t err_len);
 int ns_trace_exprs_nr(const struct ns_trace_exprs *f);
+/*
+ * Each expression is first tried in a child, since libtraceevent's parser
+ * crashes on some; a threaded process may not fork, and gives @fn instead:
+ * 0, -EINVAL with the message, or -EFAULT when the parser crashed. Texts
+ * @fn passed are not tried again.
+ */
+void ns_trace_exprs_set_prober(int (*fn)(const char *text, char *err, size_t err_len));
+/* Compile @text against the running kernel's event formats (tracefs): 0 or -EINVAL. */
+int ns_trace_exprs_probe_local(const char *text, char *err, size_t err_len);
 /* enum ns_trace_exprs_verdict of expression @i for events of @type. */
 int ns_trace_exprs_type(const struct ns_trace_exprs *f, int i, int type);
 

@@ -21,13 +21,71 @@
  * still compiled again for the new handle, so that the old one can go.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include "trace-int.h"
+
+/*
+ * A threaded process (nurseshark live: its ring buffer readers) may not
+ * fork to try an expression. The probe it is given instead (a process of
+ * its own, ns_trace_exprs_set_prober()) is asked once per text; the texts
+ * it passed are kept, since live compiles them again for every refresh.
+ */
+static int (*prober)(const char *text, char *err, size_t err_len);
+static struct tep_event_filter *compile(struct tep_handle *tep, const char *text, char *err,
+					size_t err_len);
+static pthread_mutex_t probed_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *probed[NS_TRACE_EXPRS_MAX];
+static int nr_probed;
+
+void ns_trace_exprs_set_prober(int (*fn)(const char *text, char *err, size_t err_len))
+{
+	prober = fn;
+}
+
+static int probe_elsewhere(const char *text, char *err, size_t err_len)
+{
+	int i, ret;
+
+	pthread_mutex_lock(&probed_lock);
+	for (i = 0; i < nr_probed; i++) {
+		if (!strcmp(probed[i], text)) {
+			pthread_mutex_unlock(&probed_lock);
+			return 0;
+		}
+	}
+	pthread_mutex_unlock(&probed_lock);
+	ret = prober(text, err, err_len);
+	pthread_mutex_lock(&probed_lock);
+	if (!ret && nr_probed < NS_TRACE_EXPRS_MAX)
+		probed[nr_probed] = strdup(text), nr_probed += probed[nr_probed] != NULL;
+	pthread_mutex_unlock(&probed_lock);
+	return ret;
+}
+
+int ns_trace_exprs_probe_local(const char *text, char *err, size_t err_len)
+{
+	struct tep_handle *tep = tracefs_local_events(NULL);
+	struct tep_event_filter *filter;
+
+	if (!tep) {
+		snprintf(err, err_len, "cannot read the running kernel's event formats");
+		return -EINVAL;
+	}
+	filter = compile(tep, text, err, err_len);
+	if (filter)
+		tep_filter_free(filter);
+	tep_free(tep);
+	return filter ? 0 : -EINVAL;
+}
 
 struct ns_trace_exprs {
 	struct ns_trace *trace;
@@ -193,6 +251,8 @@ static int probe(struct tep_handle *tep, const char *text, char *err, size_t err
 		close(fds[1]);
 		if (errno != EBUSY)
 			return 0;
+		if (prober)
+			return probe_elsewhere(text, err, err_len);
 		/* a child of a threaded process may inherit held locks */
 		snprintf(err, err_len, "cannot check the filter while other threads run");
 		return -EBUSY;
