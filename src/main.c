@@ -53,6 +53,7 @@ enum {
 	OPT_CHECK_CONFIG,
 	OPT_PRINT_CONFIG,
 	OPT_TEST_HOLD_INDEX,
+	OPT_TEST_RECORD_STAGE,
 	OPT_BUFFER,
 	OPT_TS_OFFSET,
 };
@@ -79,6 +80,8 @@ static const struct option long_options[] = {
 	{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
 	/* for tests/loading.sh only: not in --help; the man page says so */
 	{ "test-hold-index", required_argument, NULL, OPT_TEST_HOLD_INDEX },
+	/* for tests/recordstop.sh only: handed to the Record screen's recording */
+	{ "test-record-stage", required_argument, NULL, OPT_TEST_RECORD_STAGE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -411,6 +414,7 @@ struct cmdline {
 	const char *file, *keys, *snapshot;
 	const char *session_file, *filters_file, *config_file;
 	const char *hold_file;		/* --test-hold-index */
+	const char *record_stage;	/* --test-record-stage, for the Record screen's run */
 	const char *buffers[NS_MAX_BUFFERS];	/* --buffer */
 	int nr_buffers;
 	struct cmdline_file files[NS_MAX_FILES];	/* -i or FILE; file is files[0].path */
@@ -539,6 +543,9 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_TEST_HOLD_INDEX:
 			cl->hold_file = optarg;
+			break;
+		case OPT_TEST_RECORD_STAGE:
+			cl->record_stage = optarg;
 			break;
 		case OPT_BUFFER:
 			if (cl->nr_buffers == NS_MAX_BUFFERS) {
@@ -905,6 +912,7 @@ struct record_request {
 	struct ns_record_settings settings;
 	char *path;		/* record.ini, where the settings are kept; NULL: not kept */
 	char save_error[512];	/* why they were not kept */
+	const char *test_stage;	/* --test-record-stage STAGE:FILE, passed on */
 	int start;		/* REC_* */
 	char **argv;		/* main()'s, as given: the way back to this viewer */
 };
@@ -1084,6 +1092,10 @@ static int run_record_request(struct record_request *rq)
 		}
 		fprintf(stderr, "nurseshark: recording into %s; Ctrl-C stops, then the viewer "
 			"opens it\n", s->output);
+	}
+	if (rq->test_stage) {
+		argv[n++] = "--test-record-stage";
+		argv[n++] = (char *)rq->test_stage;
 	}
 	if (s->command[0]) {
 		argv[n++] = "--";
@@ -1569,6 +1581,7 @@ int main(int argc, char **argv)
 	status = parse_cmdline(argc, argv, &cl);
 	if (status != GO_ON)
 		goto out;
+	record_rq.test_stage = cl.record_stage;
 	ns_tui_config_schema(&schema);
 	if (ns_files_init(&files, &schema)) {
 		snprintf(err, sizeof(err), "out of memory");

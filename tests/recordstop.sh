@@ -12,7 +12,7 @@
 # the recording normally: status 0 and a file report reads. From the
 # viewer's Record screen, Ctrl-C before the start says nothing was
 # recorded (not that record failed) and Enter goes back to the viewer.
-# The moments are reached through NURSESHARK_TEST_RECORD_STAGE (record.c:
+# The moments are reached through --test-record-stage (record.c:
 # the run writes its pid to a file there and waits for the signal), so the
 # test sends each signal exactly then, with no sleep.
 # Needs root and tracefs; SKIPs with the reason without them.
@@ -53,7 +53,7 @@ wait_file() {
 
 mkdir -p "$tmp/out" "$tmp/state"
 cat >"$tmp/rec.sh" <<EOF
-NURSESHARK_TEST_RECORD_STAGE=\$1:$tmp/at exec '$bin' record --no-view -e sched:sched_switch -b 2048 \\
+exec '$bin' record --test-record-stage \$1:$tmp/at --no-view -e sched:sched_switch -b 2048 \\
 	-o '$tmp/out/t.dat' -- sh -c 'echo ran >$tmp/ran; exec sleep 600'
 EOF
 
@@ -133,7 +133,7 @@ tracing_same_state "spawned, Ctrl-C"
 # From the viewer: Ctrl-R on the Record screen, Ctrl-C before the recording starts.
 rm -f "$tmp/at" "$tmp/out"/*
 if shell_start; then
-	shell_run "cd $tmp/out && NO_COLOR=1 XDG_STATE_HOME=$tmp/state NURSESHARK_TEST_RECORD_STAGE=setup:$tmp/at '$bin' '$sample'"
+	shell_run "cd $tmp/out && NO_COLOR=1 XDG_STATE_HOME=$tmp/state '$bin' --test-record-stage setup:$tmp/at '$sample'"
 	screen_wait ' of [0-9]+ *$'
 	screen_keys :
 	screen_type record

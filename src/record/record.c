@@ -68,16 +68,16 @@ static const char *signal_name(int sig)
 
 /*
  * For the tests that stop a recording at a given moment:
- * NURSESHARK_TEST_RECORD_STAGE=STAGE:FILE makes the run, once at STAGE
+ * --test-record-stage STAGE:FILE (not in the usage; the man page says so)
+ * makes the run, once at STAGE
  * ("checked": the file checked, the kernel not touched yet; "setup": the
  * tracing state saved and changed, tracing still off; "traced": tracing on,
  * the command not started; "spawned": the command started), write its pid
  * to FILE and wait there for a signal (30 s at most), so that a test can
  * send one exactly then, with no sleep. Not for users; not in the usage.
  */
-static void test_stage(const char *stage)
+static void test_stage(const char *want, const char *stage)
 {
-	const char *want = getenv("NURSESHARK_TEST_RECORD_STAGE");
 	size_t n = strlen(stage);
 	sigset_t block, old;
 	char tmp[4200];
@@ -107,7 +107,8 @@ static void test_stage(const char *stage)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS, OPT_KEEP };
+enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS, OPT_KEEP,
+       OPT_TEST_STAGE };
 
 static const struct option record_options[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -121,6 +122,8 @@ static const struct option record_options[] = {
 	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 	{ "keys", required_argument, NULL, OPT_KEYS },
 	{ "keep", required_argument, NULL, OPT_KEEP },
+	/* for tests/recordstop.sh only: not in the usage */
+	{ "test-record-stage", required_argument, NULL, OPT_TEST_STAGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -186,6 +189,7 @@ struct record {
 	double elapsed;
 	pid_t child;
 	int child_status;
+	const char *test_stage;	/* --test-record-stage STAGE:FILE */
 };
 
 static double now_s(void)
@@ -243,6 +247,9 @@ static int parse_args(struct record *r, int argc, char **argv)
 				return usage_error(r, "-b wants a size in KiB, not", optarg);
 			if (!cur->name)
 				top_used = true;
+			break;
+		case OPT_TEST_STAGE:
+			r->test_stage = optarg;
 			break;
 		case 'C':
 			cur->clock = optarg;
@@ -982,7 +989,7 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 	for (int b = 0; b < r.nbufs; b++)
 		if (ns_rec_resolve_events(&r.bufs[b], err, sizeof(err)))
 			goto out;
-	test_stage("checked");
+	test_stage(r.test_stage, "checked");
 	if (stop_signal)
 		goto out;
 	touched = true;
@@ -997,7 +1004,7 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 			goto out;
 		ns_rec_read_lost(&r.bufs[b], true);
 	}
-	test_stage("setup");
+	test_stage(r.test_stage, "setup");
 	if (stop_signal)
 		goto out;
 	for (int b = 0; b < r.nbufs; b++)
@@ -1005,14 +1012,14 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 			snprintf(err, sizeof(err), "cannot turn tracing on: %s", strerror(errno));
 			goto out;
 		}
-	test_stage("traced");
+	test_stage(r.test_stage, "traced");
 	/* not the command when we are told to stop already */
 	if (stop_signal)
 		goto out;
 	if (r.command && start_command(&r, err, sizeof(err)))
 		goto out;
 	started = true;
-	test_stage("spawned");
+	test_stage(r.test_stage, "spawned");
 	if (r.interactive) {
 		ret = live_loop(&r, err, sizeof(err)) ? 1 : 0;
 		goto out;
