@@ -88,7 +88,7 @@ static void usage(FILE *out)
 		"usage: nurseshark [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
 		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE]... | FILE...\n"
 		"       nurseshark --export [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
-		"       nurseshark --stats [-i FILE | FILE]\n"
+		"       nurseshark --stats [-i FILE [--ts-offset NS]]... | FILE...\n"
 		"       nurseshark --summary [--range T0,T1] [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark record [OPTIONS] [-- COMMAND ARGS...]  (record --help)\n"
 		"       nurseshark live [OPTIONS] [--keep EVENTS|SECSs]  (live --help)\n"
@@ -247,12 +247,18 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 	return ret;
 }
 
-static int print_stats(const char *file, const struct ns_trace_open_opts *opts, char *err,
-		       size_t err_len)
+/*
+ * The figures of the @n files of @paths, each opened with its @opts: one
+ * file as the viewer opens it, several as one trace on one timeline, as
+ * the viewer shows `nurseshark A B` (their events and streams summed).
+ */
+static int print_stats(const char *const *paths, const struct ns_trace_open_opts *opts, int n,
+		       char *err, size_t err_len)
 {
 	double wall0 = now_ms(CLOCK_MONOTONIC), cpu0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
 	/* as the viewer opens it: the loading screen's first frame, then the index */
-	struct ns_trace *trace = ns_trace_open_async_opts(file, opts, err, err_len);
+	struct ns_trace *trace = n > 1 ? ns_trace_open_files_async(paths, opts, n, err, err_len) :
+		ns_trace_open_async_opts(paths[0], opts, err, err_len);
 	int frame = trace ? ns_tui_loading_snapshot(trace, 200, 50, NULL, err, err_len) : -EINVAL;
 	double first_frame_ms = now_ms(CLOCK_MONOTONIC) - main_start_ms;
 	int waited = trace && !frame ? ns_trace_wait(trace, err, err_len) : -EINVAL;
@@ -264,7 +270,7 @@ static int print_stats(const char *file, const struct ns_trace_open_opts *opts, 
 	struct ns_tui_step_stats st;
 	double redraw_us = 0;
 	struct rusage ru;
-	uint64_t n;
+	uint64_t nr;
 	int ret;
 
 	if (!trace)
@@ -273,11 +279,13 @@ static int print_stats(const char *file, const struct ns_trace_open_opts *opts, 
 		ns_trace_close(trace);
 		return frame ? frame : waited;
 	}
-	n = ns_trace_nr_events(trace);
+	nr = ns_trace_nr_events(trace);
 	getrusage(RUSAGE_SELF, &ru);
-	printf("events %llu\n", (unsigned long long)n);
+	printf("events %llu\n", (unsigned long long)nr);
+	printf("files %d\n", ns_trace_nr_files(trace));
+	printf("streams %d\n", ns_trace_nr_streams(trace));
 	printf("index_bytes %zu\n", ns_trace_index_bytes(trace));
-	printf("bytes_per_event %.1f\n", n ? (double)ns_trace_index_bytes(trace) / n : 0.0);
+	printf("bytes_per_event %.1f\n", nr ? (double)ns_trace_index_bytes(trace) / nr : 0.0);
 	printf("load_ms %.0f\n", load_ms);
 	printf("first_frame_ms %.0f\n", first_frame_ms);
 	printf("load_cpu_ms %.0f\n", load_cpu_ms);
@@ -588,10 +596,6 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	if (cl->nr_files)
 		cl->file = cl->files[0].path;
 	cl->named = cl->file != NULL;
-	if (cl->nr_files > 1 && cl->stats) {
-		fprintf(stderr, "nurseshark: several trace files: --stats reads one\n");
-		return EXIT_USAGE;
-	}
 	if (cl->nr_files > 1 && !cl->export && cl->nr_buffers) {
 		fprintf(stderr, "nurseshark: several trace files: --buffer chooses the buffers "
 			"of one; the viewer shows every buffer of each\n");
@@ -1504,13 +1508,20 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.stats) {
-		const struct ns_trace_open_opts opts = {
-			.has_ts_offset = cl.nr_files && cl.files[0].has_ts_offset,
-			.ts_offset = cl.nr_files ? cl.files[0].ts_offset : 0,
-			.exit_on_crash = true,	/* as the viewer's first open */
-		};
+		struct ns_trace_open_opts opts[NS_MAX_FILES];
+		const char *paths[NS_MAX_FILES] = { cl.file };
+		int n = cl.nr_files ? cl.nr_files : 1;
 
-		ret = print_stats(cl.file, &opts, err, sizeof(err));
+		for (int k = 0; k < n; k++) {
+			opts[k] = (struct ns_trace_open_opts){
+				.has_ts_offset = cl.nr_files && cl.files[k].has_ts_offset,
+				.ts_offset = cl.nr_files ? cl.files[k].ts_offset : 0,
+				.exit_on_crash = true,	/* as the viewer's first open */
+			};
+			if (cl.nr_files)
+				paths[k] = cl.files[k].path;
+		}
+		ret = print_stats(paths, opts, n, err, sizeof(err));
 		status = ret ? 1 : 0;
 		goto out_file;
 	}

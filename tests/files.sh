@@ -142,13 +142,25 @@ else
 	skip "shared traces: $a or $b missing"
 fi
 
+# --- --stats of several files: the sum of their events, as report counts them --
+# (report prints one line per event after a "NAME: cpus=N" line per file)
+want_ev=$(trace-cmd report -i "$sample" -i "$inst" 2>/dev/null | grep -cv ': cpus=[0-9]*$')
+stats=$(NS_BENCH_SEARCH='' NS_BENCH_FILTER='' "$bin" --no-session --stats -i "$sample" -i "$inst" \
+	2>"$tmp/err")
+ev=$(sed -n 's/^events //p' <<<"$stats")
+if [ "${want_ev:-0}" -gt 0 ] && [ "$ev" = "$want_ev" ] && grep -qx 'files 2' <<<"$stats" &&
+	grep -qx 'streams 3' <<<"$stats" && grep -qE '^step_redraw_us_max [0-9]+$' <<<"$stats" &&
+	[ ! -s "$tmp/err" ]; then
+	pass "--stats -i sample.dat -i instance.dat: $ev events (report's), 3 streams"
+else
+	fail "--stats of two files: events '${ev:-}', report's '${want_ev:-}', $(grep -E '^(files|streams) ' <<<"$stats" | tr '\n' ' ') stderr '$(head -c 200 "$tmp/err")'"
+fi
+
 # --- what is refused ------------------------------------------------------------
 refused "--ts-offset before any -i" 2 "nurseshark: --ts-offset must come after -i FILE" \
 	--export --ts-offset 5 -i "$sample"
 refused "--ts-offset 1x" 2 "nurseshark: --ts-offset 1x: want nanoseconds, e.g. -2500000000" \
 	--export -i "$sample" --ts-offset 1x
-refused "two files with --stats" 2 "nurseshark: several trace files: --stats reads one" \
-	--stats -i "$sample" -i "$inst"
 refused "two files in the viewer with --buffer" 2 \
 	"nurseshark: several trace files: --buffer chooses the buffers of one; the viewer shows every buffer of each" \
 	--snapshot 80x24 --buffer top -i "$sample" -i "$inst"
