@@ -102,7 +102,8 @@ static void usage(FILE *out)
 		"  --ts-offset NS        add NS nanoseconds to the timestamps of the -i FILE\n"
 		"                        before it (instead of the file's own offset)\n"
 		"  --buffer NAME         read only the buffers named (repeat it): an instance\n"
-		"                        (trace-cmd record -B NAME) or top; default: all\n"
+		"                        (trace-cmd record -B NAME) or top; default: all;\n"
+		"                        several files: in each file that has it\n"
 		"  --snapshot COLSxROWS  print the screen as text after replaying --keys;\n"
 		"                        no terminal needed\n"
 		"  --keys KEYS           keys for --snapshot: characters, and <Tab> <Enter>\n"
@@ -248,6 +249,34 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 }
 
 /*
+ * Several files with --buffer: each reads the buffers named that it has
+ * (opts.buffers_if_present), and a name none of them has is an error,
+ * naming the files. Returns 0, or -ENOENT with the reason in @err.
+ */
+static int buffers_found(const struct ns_trace_open_opts *opts, const char *const *paths,
+			 int nr_paths, struct ns_trace *const *traces, int nr, char *err,
+			 size_t err_len)
+{
+	for (int b = 0; b < opts->nr_buffers; b++) {
+		bool found = false;
+		size_t len;
+
+		for (int k = 0; k < nr && !found; k++)
+			found = ns_trace_reads_buffer(traces[k], opts->buffers[b]);
+		if (found)
+			continue;
+		snprintf(err, err_len, "--buffer %s: no buffer of that name in", opts->buffers[b]);
+		for (int k = 0; k < nr_paths; k++) {
+			len = strlen(err);
+			snprintf(err + len, err_len - len, "%s%s", k == 0 ? " " :
+				 k == nr_paths - 1 ? " or " : ", ", paths[k]);
+		}
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/*
  * The figures of the @n files of @paths, each opened with its @opts: one
  * file as the viewer opens it, several as one trace on one timeline, as
  * the viewer shows `nurseshark A B` (their events and streams summed).
@@ -275,6 +304,8 @@ static int print_stats(const char *const *paths, const struct ns_trace_open_opts
 
 	if (!trace)
 		return -EINVAL;
+	if (!frame && !waited && n > 1)
+		waited = buffers_found(opts, paths, n, &trace, 1, err, err_len);
 	if (frame || waited) {
 		ns_trace_close(trace);
 		return frame ? frame : waited;
@@ -596,11 +627,6 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	if (cl->nr_files)
 		cl->file = cl->files[0].path;
 	cl->named = cl->file != NULL;
-	if (cl->nr_files > 1 && !cl->export && cl->nr_buffers) {
-		fprintf(stderr, "nurseshark: several trace files: --buffer chooses the buffers "
-			"of one; the viewer shows every buffer of each\n");
-		return EXIT_USAGE;
-	}
 	if (!cl->file)
 		cl->file = DEFAULT_TRACE;
 	if (cl->snapshot && parse_size(cl->snapshot, &cl->cols, &cl->rows)) {
@@ -712,6 +738,22 @@ static bool session_offsets(struct cmdline *cl, const struct ns_files *files)
 	return taken;
 }
 
+/* buffers_found() for the files of the command line, opened as one @trace */
+static int several_buffers(const struct cmdline *cl, struct ns_trace *trace, char *err,
+			   size_t err_len)
+{
+	const struct ns_trace_open_opts opts = {
+		.buffers = cl->buffers, .nr_buffers = cl->nr_buffers,
+	};
+	const char *paths[NS_MAX_FILES];
+
+	if (cl->nr_files < 2)
+		return 0;
+	for (int k = 0; k < cl->nr_files; k++)
+		paths[k] = cl->files[k].path;
+	return buffers_found(&opts, paths, cl->nr_files, &trace, 1, err, err_len);
+}
+
 /* --test-hold-index FILE: indexing waits while FILE is not there. */
 static bool hold_file_absent(void *file)
 {
@@ -731,6 +773,7 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool fi
 		.hold_arg = (void *)cl->hold_file,
 		.buffers = cl->buffers,
 		.nr_buffers = cl->nr_buffers,
+		.buffers_if_present = cl->nr_files > 1,
 		.has_ts_offset = cl->nr_files && cl->files[0].has_ts_offset,
 		.ts_offset = cl->nr_files ? cl->files[0].ts_offset : 0,
 		/* the first open, before the screen: a damaged file may end us */
@@ -755,14 +798,15 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool fi
 	if (!*trace)
 		return 1;
 	if (!cl->interactive) {
-		if (!ns_trace_wait(*trace, err, err_len))
+		if (!ns_trace_wait(*trace, err, err_len) && !several_buffers(cl, *trace, err, err_len))
 			return GO_ON;
 		ns_trace_close(*trace);
 		*trace = NULL;
 		return 1;
 	}
 	ret = ns_tui_run_loading(*trace, err, err_len);
-	if (ret == 0 && ns_trace_wait(*trace, err, err_len))
+	if (ret == 0 && (ns_trace_wait(*trace, err, err_len) ||
+			 several_buffers(cl, *trace, err, err_len)))
 		ret = -EIO;
 	if (ret > 0)
 		err[0] = '\0';		/* quit while loading */
@@ -840,6 +884,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 		opts[k] = (struct ns_trace_open_opts){
 			.buffers = cl->buffers,
 			.nr_buffers = cl->nr_buffers,
+			.buffers_if_present = true,
 			.has_ts_offset = cl->files[k].has_ts_offset,
 			.ts_offset = cl->files[k].ts_offset,
 			.exit_on_crash = true,	/* --export: no screen */
@@ -857,6 +902,9 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 			status = 1;
 		}
 	}
+	if (!status && buffers_found(opts, paths, cl->nr_files, traces, cl->nr_files, err,
+				     err_len))
+		status = 1;
 	for (k = 0; k < cl->nr_files && !status; k++) {
 		fs[k] = ns_filter_set_alloc();
 		if (!fs[k] || ns_filter_set_hide_empty_cpus(fs[k], traces[k])) {
@@ -1516,6 +1564,9 @@ int main(int argc, char **argv)
 			opts[k] = (struct ns_trace_open_opts){
 				.has_ts_offset = cl.nr_files && cl.files[k].has_ts_offset,
 				.ts_offset = cl.nr_files ? cl.files[k].ts_offset : 0,
+				.buffers = cl.buffers,
+				.nr_buffers = cl.nr_buffers,
+				.buffers_if_present = n > 1,
 				.exit_on_crash = true,	/* as the viewer's first open */
 			};
 			if (cl.nr_files)
