@@ -91,7 +91,7 @@ static void usage(FILE *out)
 		"usage: nurseshark [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
 		"       nurseshark --snapshot COLSxROWS [--keys KEYS] [-i FILE]... | FILE...\n"
 		"       nurseshark --export [FILTERS] [-i FILE [--ts-offset NS]]... | FILE...\n"
-		"       nurseshark --stats [-i FILE | FILE]\n"
+		"       nurseshark --stats [-i FILE [--ts-offset NS]]... | FILE...\n"
 		"       nurseshark --summary [--range T0,T1] [FILTERS] [-i FILE | FILE]\n"
 		"       nurseshark record [OPTIONS] [-- COMMAND ARGS...]  (record --help)\n"
 		"       nurseshark live [OPTIONS] [--keep EVENTS|SECSs]  (live --help)\n"
@@ -105,7 +105,8 @@ static void usage(FILE *out)
 		"  --ts-offset NS        add NS nanoseconds to the timestamps of the -i FILE\n"
 		"                        before it (instead of the file's own offset)\n"
 		"  --buffer NAME         read only the buffers named (repeat it): an instance\n"
-		"                        (trace-cmd record -B NAME) or top; default: all\n"
+		"                        (trace-cmd record -B NAME) or top; default: all;\n"
+		"                        several files: in each file that has it\n"
 		"  --snapshot COLSxROWS  print the screen as text after replaying --keys;\n"
 		"                        no terminal needed\n"
 		"  --keys KEYS           keys for --snapshot: characters, and <Tab> <Enter>\n"
@@ -250,12 +251,46 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 	return ret;
 }
 
-static int print_stats(const char *file, const struct ns_trace_open_opts *opts, char *err,
-		       size_t err_len)
+/*
+ * Several files with --buffer: each reads the buffers named that it has
+ * (opts.buffers_if_present), and a name none of them has is an error,
+ * naming the files. Returns 0, or -ENOENT with the reason in @err.
+ */
+static int buffers_found(const struct ns_trace_open_opts *opts, const char *const *paths,
+			 int nr_paths, struct ns_trace *const *traces, int nr, char *err,
+			 size_t err_len)
+{
+	for (int b = 0; b < opts->nr_buffers; b++) {
+		bool found = false;
+		size_t len;
+
+		for (int k = 0; k < nr && !found; k++)
+			found = ns_trace_reads_buffer(traces[k], opts->buffers[b]);
+		if (found)
+			continue;
+		snprintf(err, err_len, "--buffer %s: no buffer of that name in", opts->buffers[b]);
+		for (int k = 0; k < nr_paths; k++) {
+			len = strlen(err);
+			snprintf(err + len, err_len - len, "%s%s", k == 0 ? " " :
+				 k == nr_paths - 1 ? " or " : ", ", paths[k]);
+		}
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/*
+ * The figures of the @n files of @paths, each opened with its @opts: one
+ * file as the viewer opens it, several as one trace on one timeline, as
+ * the viewer shows `nurseshark A B` (their events and streams summed).
+ */
+static int print_stats(const char *const *paths, const struct ns_trace_open_opts *opts, int n,
+		       char *err, size_t err_len)
 {
 	double wall0 = now_ms(CLOCK_MONOTONIC), cpu0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
 	/* as the viewer opens it: the loading screen's first frame, then the index */
-	struct ns_trace *trace = ns_trace_open_async_opts(file, opts, err, err_len);
+	struct ns_trace *trace = n > 1 ? ns_trace_open_files_async(paths, opts, n, err, err_len) :
+		ns_trace_open_async_opts(paths[0], opts, err, err_len);
 	int frame = trace ? ns_tui_loading_snapshot(trace, 200, 50, NULL, err, err_len) : -EINVAL;
 	double first_frame_ms = now_ms(CLOCK_MONOTONIC) - main_start_ms;
 	int waited = trace && !frame ? ns_trace_wait(trace, err, err_len) : -EINVAL;
@@ -267,20 +302,24 @@ static int print_stats(const char *file, const struct ns_trace_open_opts *opts, 
 	struct ns_tui_step_stats st;
 	double redraw_us = 0;
 	struct rusage ru;
-	uint64_t n;
+	uint64_t nr;
 	int ret;
 
 	if (!trace)
 		return -EINVAL;
+	if (!frame && !waited && n > 1)
+		waited = buffers_found(opts, paths, n, &trace, 1, err, err_len);
 	if (frame || waited) {
 		ns_trace_close(trace);
 		return frame ? frame : waited;
 	}
-	n = ns_trace_nr_events(trace);
+	nr = ns_trace_nr_events(trace);
 	getrusage(RUSAGE_SELF, &ru);
-	printf("events %llu\n", (unsigned long long)n);
+	printf("events %llu\n", (unsigned long long)nr);
+	printf("files %d\n", ns_trace_nr_files(trace));
+	printf("streams %d\n", ns_trace_nr_streams(trace));
 	printf("index_bytes %zu\n", ns_trace_index_bytes(trace));
-	printf("bytes_per_event %.1f\n", n ? (double)ns_trace_index_bytes(trace) / n : 0.0);
+	printf("bytes_per_event %.1f\n", nr ? (double)ns_trace_index_bytes(trace) / nr : 0.0);
 	printf("load_ms %.0f\n", load_ms);
 	printf("first_frame_ms %.0f\n", first_frame_ms);
 	printf("load_cpu_ms %.0f\n", load_cpu_ms);
@@ -595,15 +634,6 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	if (cl->nr_files)
 		cl->file = cl->files[0].path;
 	cl->named = cl->file != NULL;
-	if (cl->nr_files > 1 && cl->stats) {
-		fprintf(stderr, "nurseshark: several trace files: --stats reads one\n");
-		return EXIT_USAGE;
-	}
-	if (cl->nr_files > 1 && !cl->export && cl->nr_buffers) {
-		fprintf(stderr, "nurseshark: several trace files: --buffer chooses the buffers "
-			"of one; the viewer shows every buffer of each\n");
-		return EXIT_USAGE;
-	}
 	if (!cl->file)
 		cl->file = DEFAULT_TRACE;
 	if (cl->snapshot && parse_size(cl->snapshot, &cl->cols, &cl->rows)) {
@@ -715,6 +745,22 @@ static bool session_offsets(struct cmdline *cl, const struct ns_files *files)
 	return taken;
 }
 
+/* buffers_found() for the files of the command line, opened as one @trace */
+static int several_buffers(const struct cmdline *cl, struct ns_trace *trace, char *err,
+			   size_t err_len)
+{
+	const struct ns_trace_open_opts opts = {
+		.buffers = cl->buffers, .nr_buffers = cl->nr_buffers,
+	};
+	const char *paths[NS_MAX_FILES];
+
+	if (cl->nr_files < 2)
+		return 0;
+	for (int k = 0; k < cl->nr_files; k++)
+		paths[k] = cl->files[k].path;
+	return buffers_found(&opts, paths, cl->nr_files, &trace, 1, err, err_len);
+}
+
 /* --test-hold-index FILE: indexing waits while FILE is not there. */
 static bool hold_file_absent(void *file)
 {
@@ -734,6 +780,7 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool fi
 		.hold_arg = (void *)cl->hold_file,
 		.buffers = cl->buffers,
 		.nr_buffers = cl->nr_buffers,
+		.buffers_if_present = cl->nr_files > 1,
 		.has_ts_offset = cl->nr_files && cl->files[0].has_ts_offset,
 		.ts_offset = cl->nr_files ? cl->files[0].ts_offset : 0,
 		/* the first open, before the screen: a damaged file may end us */
@@ -758,14 +805,15 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool fi
 	if (!*trace)
 		return 1;
 	if (!cl->interactive) {
-		if (!ns_trace_wait(*trace, err, err_len))
+		if (!ns_trace_wait(*trace, err, err_len) && !several_buffers(cl, *trace, err, err_len))
 			return GO_ON;
 		ns_trace_close(*trace);
 		*trace = NULL;
 		return 1;
 	}
 	ret = ns_tui_run_loading(*trace, err, err_len);
-	if (ret == 0 && ns_trace_wait(*trace, err, err_len))
+	if (ret == 0 && (ns_trace_wait(*trace, err, err_len) ||
+			 several_buffers(cl, *trace, err, err_len)))
 		ret = -EIO;
 	if (ret > 0)
 		err[0] = '\0';		/* quit while loading */
@@ -843,6 +891,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 		opts[k] = (struct ns_trace_open_opts){
 			.buffers = cl->buffers,
 			.nr_buffers = cl->nr_buffers,
+			.buffers_if_present = true,
 			.has_ts_offset = cl->files[k].has_ts_offset,
 			.ts_offset = cl->files[k].ts_offset,
 			.exit_on_crash = true,	/* --export: no screen */
@@ -860,6 +909,9 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 			status = 1;
 		}
 	}
+	if (!status && buffers_found(opts, paths, cl->nr_files, traces, cl->nr_files, err,
+				     err_len))
+		status = 1;
 	for (k = 0; k < cl->nr_files && !status; k++) {
 		fs[k] = ns_filter_set_alloc();
 		if (!fs[k] || ns_filter_set_hide_empty_cpus(fs[k], traces[k])) {
@@ -1597,13 +1649,23 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.stats) {
-		const struct ns_trace_open_opts opts = {
-			.has_ts_offset = cl.nr_files && cl.files[0].has_ts_offset,
-			.ts_offset = cl.nr_files ? cl.files[0].ts_offset : 0,
-			.exit_on_crash = true,	/* as the viewer's first open */
-		};
+		struct ns_trace_open_opts opts[NS_MAX_FILES];
+		const char *paths[NS_MAX_FILES] = { cl.file };
+		int n = cl.nr_files ? cl.nr_files : 1;
 
-		ret = print_stats(cl.file, &opts, err, sizeof(err));
+		for (int k = 0; k < n; k++) {
+			opts[k] = (struct ns_trace_open_opts){
+				.has_ts_offset = cl.nr_files && cl.files[k].has_ts_offset,
+				.ts_offset = cl.nr_files ? cl.files[k].ts_offset : 0,
+				.buffers = cl.buffers,
+				.nr_buffers = cl.nr_buffers,
+				.buffers_if_present = n > 1,
+				.exit_on_crash = true,	/* as the viewer's first open */
+			};
+			if (cl.nr_files)
+				paths[k] = cl.files[k].path;
+		}
+		ret = print_stats(paths, opts, n, err, sizeof(err));
 		status = ret ? 1 : 0;
 		goto out_file;
 	}

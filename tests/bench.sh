@@ -30,6 +30,9 @@
 #   search      the info search (search_ms) and the whole-line search that
 #               `/TEXT` does (search_line_ms), each beside report|grep
 #               (issue 14: within 1/8 and 1/4)
+#   4 streams   `--stats` of several files with 4 buffers in all (issue 10:
+#               zoom/pan step and list page within 5 ms, first frame within
+#               1 s; BENCH_STREAMS, BENCH_STREAMS_ONLY, see below)
 #   small trace the first frame of contrib/sample.dat (issue 14: within 50 ms),
 #               every single run and the median
 #   two files   `nurseshark --export -i A -i B` beside `trace-cmd report -i A
@@ -53,7 +56,9 @@
 # NS_BENCH_FILTER (the -F expression, for nurseshark and for report; it should
 # read every record; default '.*: common_pid == 1'; empty: no filter),
 # NS_BENCH_TASK_KEYS (keys typed before the zoom and pan steps are timed a
-# second time, with task rows; empty: not timed), NS_BIN, NS_SHARED.
+# second time, with task rows; empty: not timed), BENCH_STREAMS (the files of
+# the "4 streams" case), BENCH_STREAMS_ONLY=1 (that case alone), NS_BIN,
+# NS_SHARED.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -328,6 +333,57 @@ summary_pipe='"$2" --summary "$1" >/dev/null'
 profile_pipe='trace-cmd report --profile -i "$1" >/dev/null'
 # The single runs of a figure, in the order run, and their median.
 runs_of() { [ -s "$BENCH_OUT/$1" ] && tr '\n' ' ' <"$BENCH_OUT/$1" | sed 's/ $//'; }
+
+# --- 4 streams: several files' buffers open at once (issue 10) -----------------
+#
+# `--stats` over files whose buffers make 4 streams, as the viewer shows
+# `nurseshark A B` (one timeline), BENCH_RUNS times: the zoom/pan step and
+# list page maxima (CPU, the best of 3 each) against 5 ms, and the first
+# frame against 1 s. The files: $BENCH_STREAMS (blank-separated), by default
+# tests/data/instance.dat twice (a top buffer and the instance "extra" each:
+# the only trace with an instance we have; 2 x 27,819 events). E.g.
+# BENCH_STREAMS="tests/data/instance.dat ../shared/traces/big.dat
+# ../shared/traces/big.dat" makes 4 streams of 10.9 million events.
+# BENCH_STREAMS_ONLY=1 runs this case alone (no recording either:
+# BENCH_RECORD=0).
+read -r -a streams_files <<<"${BENCH_STREAMS:-$top/tests/data/instance.dat $top/tests/data/instance.dat}"
+if [ "$mode" = stats ] && [ ${#streams_files[@]} -ge 1 ]; then
+	rm -f "$BENCH_OUT"/streams.*
+	for ((i = 0; i < runs; i++)); do
+		NS_BENCH_SEARCH='' NS_BENCH_FILTER='' NS_BENCH_TASK_KEYS='' "$bin" --stats \
+			"${streams_files[@]}" >"$BENCH_OUT/streams.stats" 2>"$BENCH_OUT/streams.err" ||
+			{ echo "  nurseshark --stats ${streams_files[*]} failed: $(head -n 1 "$BENCH_OUT/streams.err")"; status=1; }
+		for k in events streams files first_frame_ms load_ms step_levels step_redraw_us_max \
+			step_redraw_us_max_raw list_pages list_page_us_max list_page_us_max_raw; do
+			field $k <"$BENCH_OUT/streams.stats" >>"$BENCH_OUT/streams.$k"
+		done
+	done
+	sm() { [ -s "$BENCH_OUT/streams.$1" ] && median <"$BENCH_OUT/streams.$1"; }
+	nstreams=$(sm streams)
+	echo
+	echo "== ${nstreams:-?} streams: ${streams_files[*]}"
+	[ "$nstreams" = 4 ] || echo "  (not 4 streams: set BENCH_STREAMS to files with 4 buffers in all)"
+	printf '  %-18s events=%s files=%s streams=%s load_ms=%s (runs: %s)\n' "nurseshark --stats" \
+		"$(sm events)" "$(sm files)" "${nstreams:-n/a}" "$(sm load_ms)" "$(runs_of streams.load_ms)"
+	printf '  %-18s step_redraw_us_max=%s (runs: %s) step_levels=%s   (slowest single: %s)\n' \
+		"zoom/pan step" "$(sm step_redraw_us_max)" "$(runs_of streams.step_redraw_us_max)" \
+		"$(sm step_levels)" "$(sm step_redraw_us_max_raw)"
+	printf '  %-18s list_page_us_max=%s (runs: %s) pages=%s   (slowest single: %s)\n' \
+		"list page" "$(sm list_page_us_max)" "$(runs_of streams.list_page_us_max)" \
+		"$(sm list_pages)" "$(sm list_page_us_max_raw)"
+	printf '  %-18s first_frame_ms=%s (runs: %s)\n' "first frame" "$(sm first_frame_ms)" \
+		"$(runs_of streams.first_frame_ms)"
+	echo "  targets (issue 10), with ${nstreams:-?} streams open:"
+	printf '    %-42s %-34s %s\n' target measured met? \
+		"zoom/pan step <= 5000 us CPU, max" "$(sm step_redraw_us_max) us" \
+		"$(met "$(sm step_redraw_us_max)" 1 5000)" \
+		"list page <= 5000 us CPU, max" "$(sm list_page_us_max) us" \
+		"$(met "$(sm list_page_us_max)" 1 5000)" \
+		"first frame <= 1000 ms" "$(sm first_frame_ms) ms" "$(met "$(sm first_frame_ms)" 1 1000)"
+else
+	echo "SKIP: bench: ${#streams_files[@]} files for the streams case, or ${mode:-no} --stats"
+fi
+[ "${BENCH_STREAMS_ONLY:-0}" = 1 ] && exit $status
 
 # --- the fixed cost: the first frame of a small trace (issue 14) ---------------
 #

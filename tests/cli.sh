@@ -320,20 +320,34 @@ else
 	echo "SKIP: cli: nm is not installed"
 fi
 
-# Several files: --stats reads one, and -i A B mixes the two ways of naming
-# them: status 2, one line, before either is opened (tests/files.sh checks
-# --export of several, tests/viewfiles.sh the viewer)
-for args in "--stats $sample $sample" "--stats -i $sample -i $sample" "-i $sample $sample"; do
+# Several files: -i A B mixes the two ways of naming them: status 2, one
+# line, before either is opened (tests/files.sh checks --export of several,
+# tests/viewfiles.sh the viewer)
+run -i "$sample" "$sample"
+if [ "$rc" -eq 2 ] &&
+	[ "$(cat "$err")" = "nurseshark: name the traces with -i or after the options, not both" ] &&
+	[ ! -s "$out" ]; then
+	echo "PASS: cli: two trace files named both ways refused"
+else
+	echo "FAIL: cli: -i A B: status $rc, stderr '$(head -c 200 "$err")'"
+fi
+
+# --stats of several files (make bench's "4 streams"): the events of the
+# one timeline are the sum of each file's own --stats, as are its streams
+one=$(NS_BENCH_SEARCH='' NS_BENCH_FILTER='' "$bin" --stats "$sample" 2>"$err" |
+	sed -n 's/^events //p')
+for args in "--stats $sample $sample" "--stats -i $sample -i $sample"; do
 	# shellcheck disable=SC2086
-	run $args
-	case $args in
-	"-i $sample $sample") want="nurseshark: name the traces with -i or after the options, not both" ;;
-	*) want="nurseshark: several trace files: --stats reads one" ;;
-	esac
-	if [ "$rc" -eq 2 ] && [ "$(cat "$err")" = "$want" ] && [ ! -s "$out" ]; then
-		echo "PASS: cli: two trace files refused ($args)"
+	stats=$(NS_BENCH_SEARCH='' NS_BENCH_FILTER='' "$bin" $args 2>"$err")
+	ev=$(sed -n 's/^events //p' <<<"$stats")
+	if [ -n "$one" ] && [ "$one" -gt 0 ] && [ "$ev" = "$((one * 2))" ] &&
+		grep -qx 'files 2' <<<"$stats" && grep -qx 'streams 2' <<<"$stats" &&
+		grep -qE '^list_page_us_max [0-9]+$' <<<"$stats" &&
+		grep -qE '^first_frame_ms [0-9]+$' <<<"$stats" && [ ! -s "$err" ]; then
+		echo "PASS: cli: --stats of two files: $ev events, twice one file's ($args)"
 	else
-		echo "FAIL: cli: two trace files ($args): status $rc, stderr '$(head -c 200 "$err")'"
+		echo "FAIL: cli: --stats of two files ($args): events '${ev:-}' for one file's '${one:-}'," \
+			"$(grep -E '^(files|streams) ' <<<"$stats" | tr '\n' ' ') stderr '$(head -c 200 "$err")'"
 	fi
 done
 

@@ -142,16 +142,59 @@ else
 	skip "shared traces: $a or $b missing"
 fi
 
+# --- --stats of several files: the sum of their events, as report counts them --
+# (report prints one line per event after a "NAME: cpus=N" line per file)
+want_ev=$(trace-cmd report -i "$sample" -i "$inst" 2>/dev/null | grep -cv ': cpus=[0-9]*$')
+stats=$(NS_BENCH_SEARCH='' NS_BENCH_FILTER='' "$bin" --no-session --stats -i "$sample" -i "$inst" \
+	2>"$tmp/err")
+ev=$(sed -n 's/^events //p' <<<"$stats")
+if [ "${want_ev:-0}" -gt 0 ] && [ "$ev" = "$want_ev" ] && grep -qx 'files 2' <<<"$stats" &&
+	grep -qx 'streams 3' <<<"$stats" && grep -qE '^step_redraw_us_max [0-9]+$' <<<"$stats" &&
+	[ ! -s "$tmp/err" ]; then
+	pass "--stats -i sample.dat -i instance.dat: $ev events (report's), 3 streams"
+else
+	fail "--stats of two files: events '${ev:-}', report's '${want_ev:-}', $(grep -E '^(files|streams) ' <<<"$stats" | tr '\n' ' ') stderr '$(head -c 200 "$tmp/err")'"
+fi
+
+# --- --buffer NAME with several files: each file that has it reads it alone --
+# (a file with none of the names is read whole): report's lines less
+# instance.dat's top buffer's (--buffer extra), less its instance's (top)
+trace-cmd report -i "$sample" -i "$inst" 2>/dev/null |
+	grep -vE '^instance\.dat: +[^ ]+-[0-9]+ ' >"$tmp/want-extra"
+same_as "--buffer extra -i sample.dat -i instance.dat: sample.dat whole, instance.dat's extra" \
+	"$tmp/want-extra" --buffer extra -i "$sample" -i "$inst"
+trace-cmd report -i "$sample" -i "$inst" 2>/dev/null | grep -vE '^ *extra: ' >"$tmp/want-top"
+same_as "--buffer top -i sample.dat -i instance.dat: the top buffers" "$tmp/want-top" \
+	--buffer top -i "$sample" -i "$inst"
+want_rows=$(grep -cv ': cpus=[0-9]*$' "$tmp/want-extra")
+"$bin" --no-session --snapshot 100x12 --buffer extra "$sample" "$inst" >"$tmp/snap" 2>"$tmp/err"
+if grep -q "#0 of $want_rows\b" "$tmp/snap" && grep -q '^instance:extra CPU0 ' "$tmp/snap" &&
+	! grep -q '^instance CPU0 ' "$tmp/snap" && [ ! -s "$tmp/err" ]; then
+	pass "the viewer with --buffer extra A B: $want_rows rows, instance.dat's extra rows only"
+else
+	fail "the viewer with --buffer extra A B (want $want_rows rows): $(grep -E '^instance|#0 of' "$tmp/snap" | tr '\n' '|') stderr '$(head -c 200 "$tmp/err")'"
+fi
+want_ev=$(trace-cmd report -i "$inst" -i "$inst" 2>/dev/null | grep -cE '^ *extra: ')
+stats=$(NS_BENCH_SEARCH='' NS_BENCH_FILTER='' "$bin" --no-session --stats --buffer extra \
+	"$inst" "$inst" 2>"$tmp/err")
+ev=$(sed -n 's/^events //p' <<<"$stats")
+if [ "${want_ev:-0}" -gt 0 ] && [ "$ev" = "$want_ev" ] && grep -qx 'streams 2' <<<"$stats"; then
+	pass "--stats --buffer extra of instance.dat twice: $ev events (report's extra lines), 2 streams"
+else
+	fail "--stats --buffer extra of two files: events '${ev:-}', report's '${want_ev:-}', $(grep -E '^streams ' <<<"$stats") stderr '$(head -c 200 "$tmp/err")'"
+fi
+
 # --- what is refused ------------------------------------------------------------
 refused "--ts-offset before any -i" 2 "nurseshark: --ts-offset must come after -i FILE" \
 	--export --ts-offset 5 -i "$sample"
 refused "--ts-offset 1x" 2 "nurseshark: --ts-offset 1x: want nanoseconds, e.g. -2500000000" \
 	--export -i "$sample" --ts-offset 1x
-refused "two files with --stats" 2 "nurseshark: several trace files: --stats reads one" \
-	--stats -i "$sample" -i "$inst"
-refused "two files in the viewer with --buffer" 2 \
-	"nurseshark: several trace files: --buffer chooses the buffers of one; the viewer shows every buffer of each" \
-	--snapshot 80x24 --buffer top -i "$sample" -i "$inst"
+refused "--buffer that no file has: the files named, no output" 1 \
+	"nurseshark: --buffer nosuch: no buffer of that name in $sample or $inst" \
+	--export --buffer nosuch -i "$sample" -i "$inst"
+refused "--buffer that no file has, in the viewer" 1 \
+	"nurseshark: --buffer nosuch: no buffer of that name in $sample or $inst" \
+	--snapshot 80x24 --buffer nosuch "$sample" "$inst"
 refused "a second file that is not there: its name, no output" 1 \
 	"nurseshark: $tmp/none.dat: No such file or directory" --export -i "$sample" -i "$tmp/none.dat"
 

@@ -127,6 +127,12 @@ struct ns_trace_open_opts {
 	const char *const *buffers;
 	int nr_buffers;
 	/*
+	 * Several files (--buffer NAME with -i A -i B): of @buffers, only
+	 * those the file has are read; a file with none of them is read
+	 * whole. ns_trace_reads_buffer() tells which names were found.
+	 */
+	bool buffers_if_present;
+	/*
 	 * --ts-offset NS: @ts_offset replaces the offset the file's own DATE
 	 * and OFFSET options give every timestamp, as tracecmd_set_ts_offset()
 	 * does for `trace-cmd report -i FILE --ts-offset NS`.
@@ -185,6 +191,11 @@ int ns_trace_cpu_number(const struct ns_trace *trace, int cpu);
 int ns_trace_stream_first_cpu(const struct ns_trace *trace, int stream, int *nr_cpus);
 /* The stream named @name ("top" for the top buffer), or -ENOENT. */
 int ns_trace_stream_of_name(const struct ns_trace *trace, const char *name);
+/*
+ * Whether the buffer @name ("top": the top buffer) is read, by the file
+ * or, of several files, by any of them.
+ */
+bool ns_trace_reads_buffer(const struct ns_trace *trace, const char *name);
 /*
  * Every buffer of the file, read or not (--buffer left it out, or it is an
  * instance of a v6 file): the top buffer (0, named "") then the instances.

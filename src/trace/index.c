@@ -632,17 +632,44 @@ static void fill_tep_tables(struct ns_trace *trace)
  */
 int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len)
 {
+	const char *const *want = trace->opts.buffers;
+	int nr_want = trace->opts.nr_buffers;
+	const char **have = NULL;
 	char why[128];
 
-	trace->pages = ns_pages_open_buffers(trace->path, trace->tep, trace->opts.buffers,
-					     trace->opts.nr_buffers, why, sizeof(why));
+	/* several files: the names this file has (none: all its buffers) */
+	if (trace->opts.buffers_if_present && nr_want && trace->handle) {
+		int nr_inst = tracecmd_buffer_instances(trace->handle), n = 0;
+
+		have = calloc((size_t)nr_want, sizeof(*have));
+		if (!have) {
+			ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		for (int i = 0; i < nr_want; i++) {
+			bool found = !strcmp(want[i], NS_PAGES_TOP_NAME);
+
+			for (int j = 0; j < nr_inst && !found; j++) {
+				const char *name = tracecmd_buffer_instance_name(trace->handle, j);
+
+				found = name && !strcmp(name, want[i]);
+			}
+			if (found)
+				have[n++] = want[i];
+		}
+		want = have;
+		nr_want = n;
+	}
+	trace->pages = ns_pages_open_buffers(trace->path, trace->tep, nr_want ? want : NULL,
+					     nr_want, why, sizeof(why));
+	free(have);
 	if (trace->pages && ns_pages_top_cpus(trace->pages) != trace->nr_cpus) {
 		snprintf(why, sizeof(why), "the top buffer's CPUs are not libtracecmd's");
 		ns_pages_close(trace->pages);
 		trace->pages = NULL;
 	}
 	/* libtracecmd reads the top buffer only: never show a file short of its instances */
-	if (!trace->pages && (trace->opts.nr_buffers ||
+	if (!trace->pages && (nr_want ||
 			      (trace->handle && tracecmd_buffer_instances(trace->handle) > 0))) {
 		ns_set_err(err, err_len, "cannot read buffers: %s", why);
 		return -ENOTSUP;

@@ -86,6 +86,17 @@ int ns_trace_stream_first_cpu(const struct ns_trace *trace, int stream, int *nr_
 	return b->first_cpu;
 }
 
+bool ns_trace_reads_buffer(const struct ns_trace *trace, const char *name)
+{
+	if (trace->multi) {
+		for (int k = 0; k < trace->multi->nr; k++)
+			if (ns_trace_reads_buffer(trace->multi->sub[k], name))
+				return true;
+		return false;
+	}
+	return ns_trace_stream_of_name(trace, name) >= 0;
+}
+
 int ns_trace_stream_of_name(const struct ns_trace *trace, const char *name)
 {
 	int s;
