@@ -27,6 +27,7 @@
 
 #include "nurseshark/model.h"
 #include "nurseshark/trace_sched.h"
+#include "nurseshark/util.h"
 
 #define NS_BINS_FANOUT		32
 #define NS_BINS_MAX_LEVELS	8
@@ -281,20 +282,22 @@ static void sum_runs(struct ns_bins *bins, int cpu, const struct ns_run *runs, u
 	}
 }
 
+struct run_key {
+	const struct ns_run *runs;
+	uint64_t ts;
+};
+
+static bool run_starts_by(size_t i, const void *arg)
+{
+	const struct run_key *k = arg;
+
+	return k->runs[i].start_ns <= k->ts;
+}
+
 /* Index of the last run starting at or before @ts (-1 if none). */
 static int64_t run_at(const struct ns_run *runs, uint64_t nr, uint64_t ts)
 {
-	uint64_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (runs[mid].start_ns <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (int64_t)lo - 1;
+	return (int64_t)ns_lower_bound(nr, run_starts_by, &(struct run_key){ runs, ts }) - 1;
 }
 
 static uint64_t overlap(uint64_t a, uint64_t b, uint64_t c, uint64_t d)

@@ -84,7 +84,6 @@ int ns_trace_event_detail(struct ns_trace *trace, int cpu, uint64_t idx,
 	struct tep_event *ev;
 	struct trace_seq s;
 	const struct ns_cpu *c;
-	uint64_t lo, hi;
 	int ret = 0, pass;
 
 	if (trace->multi) {
@@ -103,15 +102,7 @@ int ns_trace_event_detail(struct ns_trace *trace, int cpu, uint64_t idx,
 	d->page_size = trace->page_size;
 	d->nr_pages = c->nr_pages;
 	/* its page among the CPU's: the last whose first event is at or before it */
-	for (lo = 0, hi = c->nr_pages; hi - lo > 1;) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (c->pages[mid].first_idx <= idx)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	d->page_nr = lo;
+	d->page_nr = ns_cpu_page_of(c, idx);
 	trace_seq_init(&s);
 	pthread_mutex_lock(&trace->tep_lock);
 	ev = tep_find_event_by_record(trace->tep, rec);

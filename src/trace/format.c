@@ -13,6 +13,7 @@
 
 #include "pages.h"
 #include "trace-int.h"
+#include "nurseshark/trace_sched.h"
 
 /*
  * The file changed under us (cut shorter, or recorded over under the same
@@ -60,27 +61,6 @@ static bool file_intact(struct ns_trace *trace)
 	return !shrank;
 }
 
-struct idx_key {
-	const struct ns_cpu *c;
-	uint64_t idx;
-};
-
-static bool page_starts_at_or_before(size_t i, const void *arg)
-{
-	const struct idx_key *k = arg;
-
-	return k->c->pages[i].first_idx <= k->idx;
-}
-
-/* The page that holds event @idx: the last that starts at or before it. */
-static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
-{
-	size_t after = ns_lower_bound(c->nr_pages, page_starts_at_or_before,
-				      &(struct idx_key){ c, idx });
-
-	return after ? after - 1 : 0;
-}
-
 /* Event (cpu, idx) from the fast reader: the (idx - first)-th record of its page. */
 static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cursor *cur, int cpu,
 				     uint64_t idx, size_t window)
@@ -98,7 +78,7 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cursor *c
 		cur->have_next = false;
 	}
 	if (!cur->have_next || cur->next_idx != idx) {
-		p = page_of(c, idx);
+		p = ns_cpu_page_of(c, idx);
 		/* page offsets grow by a page per page from the CPU's first */
 		ns_pages_iter_seek(cur->rd, (c->pages[p].offset -
 					     ns_pages_page_offset(trace->pages, cpu, 0)) /
@@ -199,7 +179,7 @@ struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx)
 	if (c->cur.have_next && c->cur.next_idx == idx) {
 		rec = tracecmd_read_data(trace->handle, cpu);
 	} else {
-		uint64_t off = c->pages[page_of(c, idx)].offset + c->page_offs[idx];
+		uint64_t off = c->pages[ns_cpu_page_of(c, idx)].offset + c->page_offs[idx];
 
 		rec = tracecmd_read_at(trace->handle, off, &rcpu);
 		if (rec && rcpu != cpu) {
@@ -364,20 +344,6 @@ void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec)
 		tracecmd_free_record(rec);
 }
 
-static bool missed_before_idx(size_t i, const void *arg)
-{
-	const struct idx_key *k = arg;
-
-	return k->c->missed[i].idx < k->idx;
-}
-
-static long long missed_before(const struct ns_cpu *c, uint64_t idx)
-{
-	size_t lo = ns_lower_bound(c->nr_missed, missed_before_idx, &(struct idx_key){ c, idx });
-
-	return lo < c->nr_missed && c->missed[lo].idx == idx ? c->missed[lo].count : 0;
-}
-
 /* The comm report prints for @pid at @row (row UINT64_MAX: look it up). */
 static const char *row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row, int pid)
 {
@@ -480,7 +446,7 @@ static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	snprintf(txt->comm, sizeof(txt->comm), "%s", row_comm(trace, cpu, idx, row, txt->pid));
 	ret = ns_trace_print_locked(trace, rec, txt, time_raw, time_len);
 	pthread_mutex_unlock(&trace->tep_lock);
-	txt->missed = missed_before(&trace->cpus[cpu], idx);
+	txt->missed = ns_trace_missed_before(trace, cpu, idx);
 	return ret;
 }
 

@@ -33,6 +33,7 @@
 
 #include "layout.h"
 #include "pages.h"
+#include "nurseshark/util.h"
 
 #define NS_PAGES_WINDOW (256u << 10)	/* fits the cache: walked while hot */
 
@@ -206,9 +207,22 @@ static const unsigned char *file_page(struct ns_pages_iter *it)
 	return it->win;
 }
 
+struct chunk_key {
+	const struct ns_pages_cpu *c;
+	uint64_t page;
+};
+
+static bool chunk_starts_by(size_t i, const void *arg)
+{
+	const struct chunk_key *k = arg;
+
+	return k->c->chunks[i].first_page <= k->page;
+}
+
+/* The chunk that holds @page: the last that starts at or before it (0 if none). */
 static uint32_t find_chunk(const struct ns_pages_cpu *c, uint64_t page, uint32_t hint, int ps)
 {
-	uint32_t lo = 0, hi = c->nr_chunks;
+	uint32_t after;
 
 #define IN_CHUNK(i) (page >= c->chunks[i].first_page && \
 		     page < c->chunks[i].first_page + c->chunks[i].size / (uint32_t)ps)
@@ -217,15 +231,8 @@ static uint32_t find_chunk(const struct ns_pages_cpu *c, uint64_t page, uint32_t
 	if (hint + 1 < c->nr_chunks && IN_CHUNK(hint + 1))
 		return hint + 1;
 #undef IN_CHUNK
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->chunks[mid].first_page <= page)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	after = (uint32_t)ns_lower_bound(c->nr_chunks, chunk_starts_by, &(struct chunk_key){ c, page });
+	return after ? after - 1 : 0;
 }
 
 /* Page it->page of a compressed CPU, decompressing its chunk if it is not the one held. */

@@ -139,28 +139,12 @@ bool ns_trace_sched_has(const struct ns_trace *trace, int kind)
 	return l.id[kind] >= 0;
 }
 
-/* The page of @cpu that holds event @idx. */
-static uint64_t page_of(const struct ns_cpu *c, uint64_t idx)
-{
-	uint64_t lo = 0, hi = c->nr_pages;
-
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (c->pages[mid].first_idx <= idx)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static int scan_pages(struct ns_trace *trace, const struct sched_layout *l, int cpu,
 		      uint64_t lo, uint64_t hi, int flags,
 		      int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
 {
 	const struct ns_cpu *c = &trace->cpus[cpu];
-	uint64_t p = page_of(c, lo), idx = c->pages[p].first_idx;
+	uint64_t p = ns_cpu_page_of(c, lo), idx = c->pages[p].first_idx;
 	struct ns_pages_iter *it;
 	struct ns_pages_record r;
 	int ret = 0, k;
@@ -306,25 +290,28 @@ struct ns_trace *ns_trace_open_sched(const char *path, char *err, size_t err_len
 	return ns_trace_open_capture(path, true, err, err_len);
 }
 
+struct captured_key {
+	const struct capture_cpu *cc;
+	uint64_t idx;
+};
+
+static bool captured_before(size_t i, const void *arg)
+{
+	const struct captured_key *k = arg;
+
+	return k->cc->ev[i].idx < k->idx;
+}
+
 /* The scan from what indexing kept: the file is not read again. */
 static int scan_captured(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi, int flags,
 			 int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
 {
 	const struct capture_cpu *cc = &trace->capture->cpus[cpu];
 	const struct ns_events *evs = &trace->cpus[cpu].ev;
-	size_t a = 0, b = cc->nr, k;
+	size_t k = ns_lower_bound(cc->nr, captured_before, &(struct captured_key){ cc, lo });
 	uint64_t idx;
 	int ret = 0;
 
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (cc->ev[mid].idx < lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	k = a;
 	if (!(flags & NS_SCHED_SCAN_ALL)) {
 		for (; k < cc->nr && cc->ev[k].idx < hi && !ret; k++)
 			ret = fn(arg, &cc->ev[k]);
@@ -437,22 +424,6 @@ int ns_trace_sched_read(struct ns_trace *trace, int cpu, uint64_t idx, struct ns
 	return ret == 1 ? -ENOENT : ret;
 }
 
-/* The first entry of @cpu's lost-events table with idx >= @idx. */
-static uint64_t missed_lower(const struct ns_cpu *c, uint64_t idx)
-{
-	uint64_t lo = 0, hi = c->nr_missed;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (c->missed[mid].idx < idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 long long ns_trace_missed_before(const struct ns_trace *trace, int cpu, uint64_t idx)
 {
 	const struct ns_cpu *c;
@@ -461,7 +432,7 @@ long long ns_trace_missed_before(const struct ns_trace *trace, int cpu, uint64_t
 	if (cpu < 0 || cpu >= trace->nr_cpus)
 		return 0;
 	c = &trace->cpus[cpu];
-	i = missed_lower(c, idx);
+	i = ns_cpu_missed_lower(c, idx);
 	return i < c->nr_missed && c->missed[i].idx == idx ? c->missed[i].count : 0;
 }
 
@@ -476,7 +447,7 @@ uint64_t ns_trace_cpu_nr_drops(const struct ns_trace *trace, int cpu, uint64_t l
 	if (cpu < 0 || cpu >= trace->nr_cpus)
 		return 0;
 	c = &trace->cpus[cpu];
-	for (i = missed_lower(c, lo); i < c->nr_missed && c->missed[i].idx < hi; i++) {
+	for (i = ns_cpu_missed_lower(c, lo); i < c->nr_missed && c->missed[i].idx < hi; i++) {
 		n++;
 		if (lost && c->missed[i].count > 0)
 			*lost += c->missed[i].count;

@@ -230,6 +230,42 @@ struct ns_cpu {
 	bool unsorted;			/* a timestamp went back (damaged, or odd clocks) */
 };
 
+/* The key of the searches below: a CPU and an event index of it. */
+struct ns_cpu_idx_key {
+	const struct ns_cpu *c;
+	uint64_t idx;
+};
+
+static inline bool ns_cpu_page_starts_by(size_t i, const void *arg)
+{
+	const struct ns_cpu_idx_key *k = arg;
+
+	return k->c->pages[i].first_idx <= k->idx;
+}
+
+/* The page of @c that holds event @idx: the last that starts at or before it (0 if none). */
+static inline uint64_t ns_cpu_page_of(const struct ns_cpu *c, uint64_t idx)
+{
+	size_t after = ns_lower_bound(c->nr_pages, ns_cpu_page_starts_by,
+				      &(struct ns_cpu_idx_key){ c, idx });
+
+	return after ? after - 1 : 0;
+}
+
+static inline bool ns_cpu_missed_before(size_t i, const void *arg)
+{
+	const struct ns_cpu_idx_key *k = arg;
+
+	return k->c->missed[i].idx < k->idx;
+}
+
+/* The first entry of @c's lost-events table with idx >= @idx (nr_missed if none). */
+static inline uint64_t ns_cpu_missed_lower(const struct ns_cpu *c, uint64_t idx)
+{
+	return ns_lower_bound(c->nr_missed, ns_cpu_missed_before,
+			      &(struct ns_cpu_idx_key){ c, idx });
+}
+
 struct ns_trace {
 	char *path;
 	struct tracecmd_input *handle;

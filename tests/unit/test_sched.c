@@ -775,6 +775,39 @@ out:
 
 /* ---- the same from the events kept while indexing (--summary) ----------- */
 
+/* The first scheduler event a scan finds: its idx in *arg, and stop. */
+static int first_idx(void *arg, const struct ns_sched_event *ev)
+{
+	*(uint64_t *)arg = ev->idx;
+	return 1;
+}
+
+/*
+ * A scan of the kept events that starts on a scheduler event finds that
+ * event first, as the scan of the file does: the bounds of the range are
+ * the events' own (ns_lower_bound in sched_read.c's scan_captured()).
+ */
+static void check_capture_bounds(struct ns_trace *t, struct ns_trace *c, const char *name)
+{
+	int cpu, bad = 0, tried = 0;
+
+	for (cpu = 0; cpu < ns_trace_nr_cpus(t); cpu++) {
+		uint64_t n = ns_trace_cpu_nr_events(t, cpu), lo = n / 2, at = UINT64_MAX;
+		uint64_t from_file = UINT64_MAX, from_kept = UINT64_MAX;
+
+		/* the first scheduler event at or after the middle of the CPU */
+		ns_trace_sched_scan(t, cpu, lo, n, 0, first_idx, &at);
+		if (at == UINT64_MAX)
+			continue;
+		tried++;
+		ns_trace_sched_scan(t, cpu, at, n, 0, first_idx, &from_file);
+		ns_trace_sched_scan(c, cpu, at, n, 0, first_idx, &from_kept);
+		bad += from_file != at || from_kept != at;
+	}
+	CHECK(tried && !bad, "a scan of the kept events from a scheduler event starts on it, "
+	      "as the file's does (%d CPUs, %d wrong): %s", tried, bad, name);
+}
+
 static void check_capture(struct ns_trace *t, const char *path, const char *name)
 {
 	struct ns_sched_stats *a = NULL, *b = NULL;
@@ -796,6 +829,7 @@ static void check_capture(struct ns_trace *t, const char *path, const char *name
 	       !memcmp(a->wakeup, b->wakeup, sizeof(a->wakeup));
 	CHECK(same, "the sched events kept while indexing give the statistics read back "
 	      "from the file (%zu tasks): %s", a->nr_tasks, name);
+	check_capture_bounds(t, c, name);
 out:
 	ns_sched_stats_free(a);
 	ns_sched_stats_free(b);
