@@ -432,6 +432,7 @@ enum ns_config_scope {
 	NS_CONFIG_KEYS_HELP,	/* [keys.help] */
 	NS_CONFIG_KEYS_STATS,	/* [keys.stats] */
 	NS_CONFIG_KEYS_RECORD,	/* [keys.record] */
+	NS_CONFIG_KEYS_JOB,	/* [keys.job] */
 	NS_CONFIG_NR_SCOPES,
 };
 

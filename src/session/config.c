@@ -10,7 +10,8 @@
  *                 (zoom-in), KEYS are in the --keys syntax, spaced
  *                 ("+ = <C-Up>"); they replace the action's default keys
  *                 of that scope, and an empty value or "none" unbinds it;
- *                 [keys.picker], [keys.help] and [keys.stats] bind the overlays' own
+ *                 [keys.picker], [keys.help], [keys.stats], [keys.record] and
+ *                 [keys.job] bind the overlays' own
  *                 actions (picker-close), which the panes' sections refuse
  *   [colours]     ROLE = [FG] [on BG] [ATTR...], "black on green bold";
  *                 colours by name or 0-255, "default" for the terminal's
@@ -47,7 +48,7 @@ static const char *const colour_modes[] = { "never", "auto" };
 
 static const char *const scope_sections[NS_CONFIG_NR_SCOPES] = {
 	"keys", "keys.list", "keys.graph", "keys.picker", "keys.help", "keys.stats",
-	"keys.record",
+	"keys.record", "keys.job",
 };
 
 const char *ns_config_colour_name(int colour)
@@ -412,7 +413,7 @@ static void config_entry(struct ns_ini *ini, void *user, const char *section, co
 		if (r->section == SEC_UNKNOWN)
 			ns_ini_error(ini, "unknown section [%s]; its entries are skipped (display, "
 				     "session, keys, keys.list, keys.graph, keys.picker, keys.help, "
-				     "keys.stats, keys.record, "
+				     "keys.stats, keys.record, keys.job, "
 				     "colours)", section);
 		return;
 	}

@@ -18,16 +18,17 @@
 
 const struct ns_tui_action_info ns_tui_actions[NS_NR_ACTIONS] = {
 #define NS_TUI_ACTION_INFO(id, n, any, list, graph, h, text, fn, a)			\
-	[NS_ACT_##id] = { .name = n, .keys = { any, list, graph, "", "", "", "" }, .hint = h,	\
+	[NS_ACT_##id] = { .name = n, .keys = { any, list, graph, "", "", "", "", "" }, .hint = h,	\
 			  .help = text, .legend = "", .scopes = NS_TUI_PANES_MASK,	\
 			  .run = fn, .arg = a },
 	NS_TUI_ACTIONS(NS_TUI_ACTION_INFO)
 #undef NS_TUI_ACTION_INFO
 /* an overlay action's keys in its scope's place, "" in the others */
-#define NS_TUI_KEYS_PICKER(k)	{ "", "", "", k, "", "", "" }
-#define NS_TUI_KEYS_HELP(k)	{ "", "", "", "", k, "", "" }
-#define NS_TUI_KEYS_STATS(k)	{ "", "", "", "", "", k, "" }
-#define NS_TUI_KEYS_RECORD(k)	{ "", "", "", "", "", "", k }
+#define NS_TUI_KEYS_PICKER(k)	{ "", "", "", k, "", "", "", "" }
+#define NS_TUI_KEYS_HELP(k)	{ "", "", "", "", k, "", "", "" }
+#define NS_TUI_KEYS_STATS(k)	{ "", "", "", "", "", k, "", "" }
+#define NS_TUI_KEYS_RECORD(k)	{ "", "", "", "", "", "", k, "" }
+#define NS_TUI_KEYS_JOB(k)	{ "", "", "", "", "", "", "", k }
 #define NS_TUI_OVERLAY_INFO(id, n, scope, k, leg, text, fn, a)				\
 	[NS_ACT_##id] = { .name = n, .keys = NS_TUI_KEYS_##scope(k), .hint = "",	\
 			  .help = text, .legend = leg, .scopes = 1u << NS_SCOPE_##scope,	\
@@ -36,7 +37,7 @@ const struct ns_tui_action_info ns_tui_actions[NS_NR_ACTIONS] = {
 #undef NS_TUI_OVERLAY_INFO
 };
 
-_Static_assert(NS_NR_SCOPES == 7, "NS_TUI_KEYS_* give a key text to every scope");
+_Static_assert(NS_NR_SCOPES == 8, "NS_TUI_KEYS_* give a key text to every scope");
 
 /**
  * ns_tui_run_action - run the handler the action table gives @act

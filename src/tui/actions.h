@@ -268,7 +268,7 @@
  * into a picker's narrowing text; any other key closes the help.
  *
  * OVERLAY(id, name, scope, keys, legend, help, handler, arg)
- *   scope  PICKER, HELP, STATS or RECORD
+ *   scope  PICKER, HELP, STATS, RECORD or JOB
  *   legend the picker's bottom line: a label for each picker, by
  *          enum ns_tui_picker_kind (tasks,events,cpus,filters,streams); an empty
  *          label leaves the key out of that picker's line
@@ -392,7 +392,12 @@
 		"to this trace", ns_tui_rec_start, 1)					\
 	OVERLAY(REC_CLOSE, "record-close", RECORD, "<Esc>", "close",			\
 		"Close the Record screen (its settings are kept for next time)",	\
-		ns_tui_rec_close, 0)
+		ns_tui_rec_close, 0)							\
+	OVERLAY(JOB_CANCEL, "job-cancel", JOB, "<Esc>", "",				\
+		"Cancel the filter pass or search under way: the filters, or the "	\
+		"selection, stay as they were", ns_tui_job_cancel, 0)			\
+	OVERLAY(JOB_QUIT, "job-quit", JOB, "q", "",					\
+		"Quit nurseshark without waiting for the job", ns_tui_act_quit, 0)
 
 enum ns_tui_action {
 	NS_ACT_NONE = -1,

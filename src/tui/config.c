@@ -157,11 +157,12 @@ _Static_assert((int)NS_CONFIG_KEYS_ANY == (int)NS_SCOPE_ANY &&
 	       (int)NS_CONFIG_KEYS_HELP == (int)NS_SCOPE_HELP &&
 	       (int)NS_CONFIG_KEYS_STATS == (int)NS_SCOPE_STATS &&
 	       (int)NS_CONFIG_KEYS_RECORD == (int)NS_SCOPE_RECORD &&
+	       (int)NS_CONFIG_KEYS_JOB == (int)NS_SCOPE_JOB &&
 	       (int)NS_CONFIG_NR_SCOPES == (int)NS_NR_SCOPES, "config scopes are key map scopes");
 
 static const char *const scope_section[NS_NR_SCOPES] = {
 	"keys", "keys.list", "keys.graph", "keys.picker", "keys.help", "keys.stats",
-	"keys.record",
+	"keys.record", "keys.job",
 };
 
 struct binding_line {
@@ -486,8 +487,8 @@ void ns_tui_print_config(FILE *out)
 			      "; keys, and are taken away from any other action. Empty, or none:\n"
 			      "; the action has no key. [keys] is for both panes, [keys.list]\n"
 			      "; and [keys.graph] for one pane, whose keys come first there;\n"
-			      "; [keys.picker], [keys.help], [keys.stats] and [keys.record] for\n"
-			      "; the overlays' own actions.\n",
+			      "; [keys.picker], [keys.help], [keys.stats], [keys.record] and\n"
+			      "; [keys.job] for the overlays' own actions.\n",
 			      out);
 		for (act = 0; act < NS_NR_ACTIONS; act++) {
 			if (ns_tui_actions[act].keys[scope][0])

@@ -7,7 +7,8 @@
  * set back as it was. Under --snapshot a job runs to its end at once, so
  * that screens are exact. A search starts from the selection, in the
  * visibility of the list, and selects what it finds. A job under way is a
- * modal layer (layers.c): only Esc (cancel) and q are heard meanwhile.
+ * modal layer (layers.c): only its own keys are heard meanwhile, the job
+ * scope of the action table ([keys.job]: job-cancel Esc, job-quit q).
  */
 #include <errno.h>
 #include <string.h>
@@ -212,6 +213,12 @@ void ns_tui_work(struct ns_tui *t)
 		ns_tui_plot_job_work(t);	/* not modal: keys work meanwhile */
 }
 
+/* job-cancel */
+void ns_tui_job_cancel(struct ns_tui *t, int unused)
+{
+	ns_tui_cancel_job(t);
+}
+
 void ns_tui_cancel_job(struct ns_tui *t)
 {
 	struct ns_tui_filtering *flt = t->flt;
@@ -231,27 +238,39 @@ static void draw_progress(struct ns_tui *t, void *state)
 {
 	struct ns_tui_filtering *flt = t->flt;
 	uint64_t done = 0, total = 0;
-	char line[256];
+	const char *keys = t->keymap.text[NS_ACT_JOB_CANCEL][NS_SCOPE_JOB];
+	size_t k = strcspn(keys, " ");
+	char line[400], cancel[64];
 
 	if (flt->job == NS_JOB_FILTER)
 		ns_visible_pass_progress(flt->pass, &done, &total);
 	else
 		ns_search_progress(flt->sjob, &done, &total);
-	snprintf(line, sizeof(line), "%s... %d%% of %llu events  (Esc cancels)", flt->job_what,
-		 total ? (int)(done * 100 / total) : 100, (unsigned long long)total);
+	/* the first key bound to job-cancel, "<Esc>" as "Esc" */
+	if (k > 2 && keys[0] == '<' && keys[k - 1] == '>')
+		snprintf(cancel, sizeof(cancel), "%.*s", (int)(k - 2), keys + 1);
+	else
+		snprintf(cancel, sizeof(cancel), "%.*s", (int)k, keys);
+	if (cancel[0])
+		snprintf(line, sizeof(line), "%s... %d%% of %llu events  (%s cancels)",
+			 flt->job_what, total ? (int)(done * 100 / total) : 100,
+			 (unsigned long long)total, cancel);
+	else
+		snprintf(line, sizeof(line), "%s... %d%% of %llu events", flt->job_what,
+			 total ? (int)(done * 100 / total) : 100, (unsigned long long)total);
 	ns_tui_fill(t->status, 0, 0, t->lay.cols, t->theme.attr[NS_ROLE_STATUS]);
 	ns_tui_put_text(t->status, &t->glyphs, 0, 0, t->lay.cols, line, 0,
 			t->theme.attr[NS_ROLE_STATUS]);
 	wnoutrefresh(t->status);
 }
 
-/* While a job runs only Esc (cancel) and q are heard. */
+/* While a job runs only its own keys are heard ([keys.job]). */
 static int job_key(struct ns_tui *t, void *state, int key)
 {
-	if (key == 27)
-		ns_tui_cancel_job(t);
-	else if (key == 'q')
-		t->quit = 1;
+	enum ns_tui_action act = ns_tui_keymap_feed(&t->keymap, NS_SCOPE_JOB, key);
+
+	if (act != NS_ACT_NONE)
+		ns_tui_run_action(t, act);
 	return 1;
 }
 

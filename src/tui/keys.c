@@ -34,6 +34,8 @@ const char *const ns_tui_scope_title[NS_NR_SCOPES] = {
 	[NS_SCOPE_STATS] = "In the statistics (S; other keys do nothing)",
 	[NS_SCOPE_RECORD] = "In the Record screen (:record, ^R; other keys type into the field "
 			    "or the find text)",
+	[NS_SCOPE_JOB] = "While a filter pass or a search runs (its progress over the status "
+			 "line; other keys do nothing)",
 };
 
 static const struct {

@@ -155,6 +155,7 @@ enum ns_tui_scope {
 	NS_SCOPE_HELP,
 	NS_SCOPE_STATS,		/* the statistics overlay (stats.c) */
 	NS_SCOPE_RECORD,	/* the Record screen (record_screen.c) */
+	NS_SCOPE_JOB,		/* a filter pass or search under way (jobs.c) */
 	NS_NR_SCOPES,
 };
 
