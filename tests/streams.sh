@@ -177,7 +177,7 @@ fi
 # A v6 BUFFER option gives only where the instance's own "flyrecord" CPU
 # table is; the top buffer alone would be a short trace. Recorded under
 # flock, as every recording of ours, so that tests and helpers take turns.
-if (cd "$tmp" && NS_INSTANCES="nsb1 nsb2" flock -o /tmp/ns-tracing.lock timeout 60 "$rec" -q \
+if (cd "$tmp" && NS_INSTANCES="nsb1 nsb2" timeout 60 "$rec" -q \
 	--file-version 6 --compression none -e sched:sched_switch -e sched:sched_wakeup \
 	-B nsb1 -b 4 -e irq -e timer -B nsb2 -M 1 -e timer \
 	-o v6.dat sh -c 'for i in 1 2 3; do ls -R /usr/share >/dev/null; done') \
