@@ -1130,7 +1130,7 @@ static int run_record_request(struct record_request *rq)
 	}
 	/* the instances' options after the top's (a -b after -B is the instance's) */
 	snprintf(buffers, sizeof(buffers), "%s", s->buffers);
-	for (w = strtok_r(buffers, " \t", &save); w && n < (int)(sizeof(argv) / sizeof(argv[0])) - 16;
+	for (w = strtok_r(buffers, " \t", &save); w && n < (int)NS_ARRAY_SIZE(argv) - 16;
 	     w = strtok_r(NULL, " \t", &save))
 		argv[n++] = w;
 	if (rq->start == REC_RECORD) {

@@ -175,8 +175,7 @@ fi
 
 # --- v6 (trace-cmd record --file-version 6): instances read by our page reader --
 # A v6 BUFFER option gives only where the instance's own "flyrecord" CPU
-# table is; the top buffer alone would be a short trace. Recorded under
-# flock, as every recording of ours, so that tests and helpers take turns.
+# table is; the top buffer alone would be a short trace.
 if (cd "$tmp" && NS_INSTANCES="nsb1 nsb2" timeout 60 "$rec" -q \
 	--file-version 6 --compression none -e sched:sched_switch -e sched:sched_wakeup \
 	-B nsb1 -b 4 -e irq -e timer -B nsb2 -M 1 -e timer \

@@ -128,6 +128,10 @@ struct ns_sched_stats {
  */
 int ns_sched_stats_build(struct ns_trace *trace, const struct ns_filter_set *fs, uint64_t t0,
 			 uint64_t t1, struct ns_sched_stats **out, char *err, size_t err_len);
+/* The same in pieces of @piece_events events (0: as ns_sched_stats_build() cuts them). */
+int ns_sched_stats_build_pieces(struct ns_trace *trace, const struct ns_filter_set *fs,
+				uint64_t t0, uint64_t t1, uint64_t piece_events,
+				struct ns_sched_stats **out, char *err, size_t err_len);
 void ns_sched_stats_free(struct ns_sched_stats *st);
 /* The entry of @pid, or NULL. */
 const struct ns_sched_task *ns_sched_stats_task(const struct ns_sched_stats *st, int pid);

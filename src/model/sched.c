@@ -190,6 +190,7 @@ struct collect {
 	struct cpu_events *cpus;
 	struct chunk *chunks;
 	int nr_chunks;
+	uint64_t piece_events;		/* the pieces' size; 0: chosen by the events and threads */
 	uint64_t *type_counts;		/* per thread: NS_TYPE_SLOTS counters */
 	atomic_int next_chunk;		/* the next piece to take */
 	int nr_cpus;
@@ -324,7 +325,8 @@ static void *collect_main(void *arg)
  */
 static int make_chunks(struct collect *c, uint64_t per)
 {
-	int cpu, n = 0, cap = 0;
+	size_t cap = 0;
+	int cpu, n = 0;
 
 	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
 		uint64_t lo = 0, hi = c->cpus[cpu].hi;
@@ -334,15 +336,8 @@ static int make_chunks(struct collect *c, uint64_t per)
 		while (lo < hi) {
 			uint64_t end = hi - lo < per + per / 2 ? hi : lo + per;
 
-			if (n == cap) {
-				struct chunk *v;
-
-				cap = cap ? cap * 2 : 16;
-				v = realloc(c->chunks, cap * sizeof(*v));
-				if (!v)
-					return -ENOMEM;
-				c->chunks = v;
-			}
+			if (NS_GROW(c->chunks, cap, (size_t)n + 1))
+				return -ENOMEM;
 			memset(&c->chunks[n], 0, sizeof(c->chunks[n]));
 			c->chunks[n].cpu = cpu;
 			c->chunks[n].lo = lo;
@@ -416,9 +411,9 @@ static int collect_all(struct collect *c)
 	per = total / ((uint64_t)n * SCHED_CHUNKS_PER_THREAD) + 1;
 	if (per < SCHED_CHUNK_MIN)
 		per = SCHED_CHUNK_MIN;
-	/* for the tests: pieces this small, so that small traces are cut too */
-	if (getenv("NS_SCHED_CHUNK_EVENTS") && strtoull(getenv("NS_SCHED_CHUNK_EVENTS"), NULL, 10))
-		per = strtoull(getenv("NS_SCHED_CHUNK_EVENTS"), NULL, 10);
+	/* asked for (tests: pieces this small, so that small traces are cut too) */
+	if (c->piece_events)
+		per = c->piece_events;
 	ret = make_chunks(c, per);
 	if (ret)
 		return ret;
@@ -1018,10 +1013,10 @@ static void machine_free(struct machine *m)
  * counts (NS_TYPE_SLOTS of them) into @type_counts when not NULL.
  */
 static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struct machine *m,
-		   uint64_t *type_counts, char *err, size_t err_len)
+		   uint64_t *type_counts, uint64_t piece_events, char *err, size_t err_len)
 {
 	int nr_cpus = ns_trace_nr_cpus(trace), cpu, ret;
-	struct collect c = { .trace = trace, .nr_cpus = nr_cpus };
+	struct collect c = { .trace = trace, .nr_cpus = nr_cpus, .piece_events = piece_events };
 	struct ns_visible *vis_sched = NULL, *vis_list = NULL;
 	uint64_t dummy[1];
 
@@ -1126,6 +1121,13 @@ static int type_cmp(const void *a, const void *b)
 int ns_sched_stats_build(struct ns_trace *trace, const struct ns_filter_set *fs, uint64_t t0,
 			 uint64_t t1, struct ns_sched_stats **out, char *err, size_t err_len)
 {
+	return ns_sched_stats_build_pieces(trace, fs, t0, t1, 0, out, err, err_len);
+}
+
+int ns_sched_stats_build_pieces(struct ns_trace *trace, const struct ns_filter_set *fs,
+				uint64_t t0, uint64_t t1, uint64_t piece_events,
+				struct ns_sched_stats **out, char *err, size_t err_len)
+{
 	struct machine m = { 0 };
 	struct ns_sched_stats *st;
 	uint64_t *counts = NULL, last = ns_trace_last_ns(trace);
@@ -1150,7 +1152,7 @@ int ns_sched_stats_build(struct ns_trace *trace, const struct ns_filter_set *fs,
 	st->t1 = m.t1 = t1;
 	/* the trace ends with its last event: no run lasts beyond */
 	m.end = t1 < last ? t1 : last;
-	ret = analyse(trace, fs, &m, counts, err, err_len);
+	ret = analyse(trace, fs, &m, counts, piece_events, err, err_len);
 	if (ret)
 		goto out;
 	st->tasks = calloc(m.nr_tasks ? m.nr_tasks : 1, sizeof(*st->tasks));
@@ -1234,7 +1236,7 @@ struct ns_sched *ns_sched_build(struct ns_trace *trace, const struct ns_filter_s
 	s->m.t0 = ns_trace_first_ns(trace);
 	s->m.t1 = ns_trace_last_ns(trace) + 1;
 	s->m.end = ns_trace_last_ns(trace);
-	ret = analyse(trace, fs, &s->m, NULL, err, err_len);
+	ret = analyse(trace, fs, &s->m, NULL, 0, err, err_len);
 	if (ret) {
 		ns_sched_free(s);
 		return NULL;

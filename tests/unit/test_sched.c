@@ -598,8 +598,7 @@ static void check_pieces(struct ns_trace *t, const char *name)
 		FAIL("stats: %s: %s", name, err);
 		return;
 	}
-	setenv("NS_SCHED_CHUNK_EVENTS", "997", 1);
-	if (ns_sched_stats_build(t, NULL, t0, UINT64_MAX, &b, err, sizeof(err))) {
+	if (ns_sched_stats_build_pieces(t, NULL, t0, UINT64_MAX, 997, &b, err, sizeof(err))) {
 		FAIL("stats in pieces: %s: %s", name, err);
 		goto out;
 	}
@@ -629,7 +628,6 @@ static void check_pieces(struct ns_trace *t, const char *name)
 	CHECK(!bad, "read by threads in pieces of 997 events, the statistics of the last three "
 	      "quarters are those of one pass per CPU (%zu tasks): %s", a->nr_tasks, name);
 out:
-	unsetenv("NS_SCHED_CHUNK_EVENTS");
 	ns_sched_stats_free(a);
 	ns_sched_stats_free(b);
 }
