@@ -397,7 +397,7 @@
 		"Cancel the filter pass or search under way: the filters, or the "	\
 		"selection, stay as they were", ns_tui_job_cancel, 0)			\
 	OVERLAY(JOB_QUIT, "job-quit", JOB, "q", "",					\
-		"Quit nurseshark without waiting for the job", ns_tui_act_quit, 0)
+		"Quit nurseshark without waiting for the job", ns_tui_job_quit, 0)
 
 enum ns_tui_action {
 	NS_ACT_NONE = -1,

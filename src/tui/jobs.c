@@ -219,6 +219,12 @@ void ns_tui_job_cancel(struct ns_tui *t, int unused)
 	ns_tui_cancel_job(t);
 }
 
+/* job-quit: the job's threads are stopped on the way out, as on q elsewhere */
+void ns_tui_job_quit(struct ns_tui *t, int unused)
+{
+	t->quit = 1;
+}
+
 void ns_tui_cancel_job(struct ns_tui *t)
 {
 	struct ns_tui_filtering *flt = t->flt;
