@@ -120,7 +120,7 @@ trace-cmd report -i "$sample" -i "$inst" 2>/dev/null | rows >"$tmp/want"
 total=$(wc -l <"$tmp/want")
 screen_start 80 24 "$bin --no-session $sample"
 screen_wait '^CPU1 +[|│]' || fail ":append: sample.dat alone has no row CPU1"
-screen_type ":append $top/tests/data/nosuch.dat"
+screen_type ":append $tmp/nosuch.dat"
 screen_keys Enter
 if screen_wait 'nosuch.dat: No such file'; then
 	pass ":append of no such file: says so, the viewer stays"
