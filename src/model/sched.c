@@ -376,11 +376,15 @@ static int merge_chunks(struct collect *c)
 			struct chunk *ch = &c->chunks[k];
 			size_t at = ch->has_first ? ch->first_pos : ch->out.nr;
 
-			memcpy(ce->ev + ce->nr, ch->out.ev, at * sizeof(*ce->ev));
+			/* a piece with no scheduler event has no array (memcpy wants one) */
+			if (at)
+				memcpy(ce->ev + ce->nr, ch->out.ev, at * sizeof(*ce->ev));
 			ce->nr += at;
 			if (ch->has_first && ch->first.common_pid != cur)
 				ce->ev[ce->nr++] = ch->first;
-			memcpy(ce->ev + ce->nr, ch->out.ev + at, (ch->out.nr - at) * sizeof(*ce->ev));
+			if (ch->out.nr > at)
+				memcpy(ce->ev + ce->nr, ch->out.ev + at,
+				       (ch->out.nr - at) * sizeof(*ce->ev));
 			ce->nr += ch->out.nr - at;
 			if (ch->end_cur != RUNNER_UNKNOWN)
 				cur = ch->end_cur;
