@@ -139,23 +139,29 @@ enum guard_result {
 #define NS_GUARD_LIMIT 1
 #endif
 
-/* In the child: cap its address space at what it has plus @budget bytes. */
-static void limit_memory(unsigned long long budget)
+/* The address space in use, in bytes (/proc/self/statm's size); 0 if unknown. */
+static unsigned long long vm_size(void)
 {
 	unsigned long long pages = 0;
-	struct rlimit as;
-	FILE *f;
+	FILE *f = fopen("/proc/self/statm", "re");
 
-	if (!NS_GUARD_LIMIT)
-		return;
-	f = fopen("/proc/self/statm", "re");
 	if (!f || fscanf(f, "%llu", &pages) != 1)
 		pages = 0;
 	if (f)
 		fclose(f);
+	return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+/* In the child: cap its address space at what it has plus @budget bytes. */
+static void limit_memory(unsigned long long budget)
+{
+	struct rlimit as;
+
+	if (!NS_GUARD_LIMIT)
+		return;
 	if (getrlimit(RLIMIT_AS, &as))
 		return;
-	budget += pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+	budget += vm_size();
 	if (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > budget)
 		as.rlim_cur = budget;
 	setrlimit(RLIMIT_AS, &as);
@@ -404,11 +410,10 @@ static void beside_begin(pid_t pid, const char *path, off_t size)
 {
 	struct sigaction sa;
 	stack_t st = { .ss_sp = beside_stack, .ss_size = sizeof(beside_stack) };
-	unsigned long long pages = 0, budget;
+	unsigned long long budget;
 	struct rlimit as;
 	int null_fd;
 	size_t i;
-	FILE *f;
 
 	beside.pid = pid;
 	beside.path = path;
@@ -432,13 +437,7 @@ static void beside_begin(pid_t pid, const char *path, off_t size)
 	beside.as_set = false;
 	if (!NS_GUARD_LIMIT || getrlimit(RLIMIT_AS, &beside.as))
 		return;
-	f = fopen("/proc/self/statm", "re");
-	if (!f || fscanf(f, "%llu", &pages) != 1)
-		pages = 0;
-	if (f)
-		fclose(f);
-	budget = NS_GUARD_SLACK + 2ULL * (size > 0 ? (unsigned long long)size : 0) +
-		 pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+	budget = NS_GUARD_SLACK + 2ULL * (size > 0 ? (unsigned long long)size : 0) + vm_size();
 	as = beside.as;
 	if (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > budget) {
 		as.rlim_cur = budget;
