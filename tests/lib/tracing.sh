@@ -16,6 +16,8 @@ tracing_require() {
 		skip "recording needs root"
 		return 1
 	fi
+	# a machine that has tracefs but has not mounted it (record-trace does so too)
+	[ -e $T/events ] || mount -t tracefs nodev $T 2>/dev/null
 	if [ ! -w $T/tracing_on ]; then
 		skip "no tracefs at $T"
 		return 1
@@ -31,7 +33,9 @@ tracing_state() {
 	local f
 	for f in tracing_on buffer_size_kb trace_clock current_tracer set_event \
 		per_cpu/cpu*/buffer_size_kb; do
-		echo "$f: $(cat "$T/$f" 2>&1)"
+		# a buffer not yet used since boot reads "7 (expanded: 1408)" and
+		# grows for good at its first use: the size asked for is what counts
+		echo "$f: $(cat "$T/$f" 2>&1 | sed 's/ (expanded: [0-9]*)$//')"
 	done
 	echo "instances: $(ls "$T/instances")"
 }
