@@ -189,6 +189,49 @@ else
 	fail "left in TMPDIR: $(ls -A "$tmp/lt"/* | tr '\n' ' ')"
 fi
 
+# :task NAME in live (issue 12): the task rows were made once, over the
+# trace of that frame, which the next frame lets go: the viewer died of
+# SIGSEGV a frame or two later. They are made again over each frame's
+# trace. The task is the load's, which runs all along.
+task=$(cat "/proc/$load_pid/comm" 2>/dev/null)
+task_label=${task:0:9}
+rm -f "$tmp/rc"
+screen_start 100 30 "cd $tmp/w && TMPDIR=$tmp/lt $bin live -e sched -e irq --keep 200000; echo rc=\$? >$tmp/rc"
+screen_wait 'FOLLOW [1-9][0-9]* ev' || fail "the :task run shows no events"
+screen_type ":task $task"
+screen_keys Enter
+# a frame that shows the task's row while the viewer runs
+task_row_shown() {
+	[ "$(screen_pane_state)" = alive ] &&
+		grep -Eq "^$task_label-[0-9]+ " <<<"$SCREEN_LAST" &&
+		grep -Eq 'FOLLOW [0-9]+ ev' <<<"$SCREEN_LAST"
+}
+task_row_next_frame() { window_moved && task_row_shown; }
+frames=0
+if screen_wait_for task_row_shown; then
+	pass ":task $task in live: its row appears ($(grep -Eo "^$task_label-[0-9]+" <<<"$SCREEN_LAST" | head -n 1))"
+	# five frames, each with the window moved on and the row still drawn
+	while [ "$frames" -lt 5 ]; do
+		win=$(grep '^Window: ' <<<"$SCREEN_LAST")
+		screen_wait_for task_row_next_frame || break
+		frames=$((frames + 1))
+	done
+	if [ "$frames" = 5 ]; then
+		pass ":task in live: the viewer runs on through $frames more frames with the row"
+	else
+		fail ":task in live: after $frames frames, '$(screen_pane_state)', $(cat "$tmp/rc" 2>/dev/null)"
+	fi
+else
+	fail ":task $task in live: no row, or the viewer died: '$(screen_pane_state)' $(cat "$tmp/rc" 2>/dev/null)"
+fi
+screen_type q
+if screen_wait_for exited_0; then
+	pass ":task in live: q quits with status 0"
+else
+	fail ":task in live, q: '$pane'"
+fi
+tracing_same_state "after the :task run"
+
 # --keep EVENTS: no more held than that, the oldest let go, and the screen says so.
 screen_start 80 24 "cd $tmp/w && TMPDIR=$tmp/lt exec $bin live -e sched -e irq --keep 2000"
 held_ok() {
