@@ -49,3 +49,19 @@ for p in "'" "<C-w>" "\`"; do
 		fail "$p: '$(tail -n 1 <<<"$s")' then '$(tail -n 1 <<<"$s2")'"
 	fi
 done
+
+# With no list row shown (issue 9: the filters hide every event) a and b
+# set no marker, in the list or the graph, where the selection is on no
+# event (it set A at 0.000000), and the status line says why.
+nothing=(-F 'sched_switch: prev_pid == 987654321')
+for keys in a b "<Tab>a" "<Tab>b"; do
+	k=${keys#<Tab>}
+	K=$(tr ab AB <<<"$k")
+	s=$("$bin" --snapshot 100x24 "${nothing[@]}" --keys "$keys" "$sample" </dev/null)
+	if grep -q '^A: -  *B: -  *B-A: -' <<<"$s" && grep -q ' 0 of [0-9]* shown' <<<"$s" &&
+		tail -n 1 <<<"$s" | grep -q "Marker $K not set: no event in the list"; then
+		pass "every event filtered out, $keys: no marker, and the status line says why"
+	else
+		fail "every event filtered out, $keys: $(grep -E '^A: ' <<<"$s") / $(tail -n 1 <<<"$s")"
+	fi
+done

@@ -149,7 +149,8 @@ void ns_view_page(struct ns_view *view, int64_t delta_rows);
  */
 int ns_view_nearest_row(const struct ns_view *view, int cpu, int col, uint64_t *row);
 
-void ns_view_set_marker(struct ns_view *view, int which);	/* on the selected event */
+/* Marker @which on the selected event: 0, or -1 when no list row is shown (none set). */
+int ns_view_set_marker(struct ns_view *view, int which);
 void ns_view_clear_marker(struct ns_view *view, int which);
 /* Select the marker's event (and bring it into the graph); -1 if unset. */
 int ns_view_goto_marker(struct ns_view *view, int which);

@@ -418,14 +418,20 @@ int ns_view_nearest_row(const struct ns_view *view, int cpu, int col, uint64_t *
 	return 0;
 }
 
-void ns_view_set_marker(struct ns_view *view, int which)
+/*
+ * With no list row shown (the filters hide every event, or there is none)
+ * the selection is on no event: its row and time are left over, 0 or an
+ * event that is hidden, and a marker there would be bogus (issue 9).
+ */
+int ns_view_set_marker(struct ns_view *view, int which)
 {
-	if (which < 0 || which >= NS_NR_MARKERS || !ns_trace_nr_events(view->trace))
-		return;
+	if (which < 0 || which >= NS_NR_MARKERS || !ns_view_nr_rows(view))
+		return -1;
 	view->marker[which].set = 1;
 	view->marker[which].row = view->selected;
 	view->marker[which].ts_ns = view->selected_ns;
 	view->active_marker = which;
+	return 0;
 }
 
 void ns_view_clear_marker(struct ns_view *view, int which)

@@ -197,7 +197,9 @@ void ns_tui_act_set_marker(struct ns_tui *t, int which)
 		}
 		ns_view_select(&t->view, row);
 	}
-	ns_view_set_marker(&t->view, which);
+	if (ns_view_set_marker(&t->view, which))
+		ns_tui_message(t, "Marker %c not set: no event in the list%s", 'A' + which,
+			       ns_trace_nr_events(t->trace) ? " (the filters hide them all)" : "");
 }
 
 /* goto-marker-a, goto-marker-b */

@@ -4,7 +4,8 @@
  * visibility leaves in the graph), then one per task row of the set, in its
  * order, then one per plot row (plot_rows.c). They are rebuilt whenever the
  * set changes, reusing the task and plot rows already built (each walks the
- * trace once), and the layout follows
+ * trace once; live makes them again over each newer trace), and the layout
+ * follows
  * when their number, their labels' width or the filter line changes. The
  * graph draws CPU rows from the view's bins and task rows from their own
  * (draw_graph.c); the cursor, clicks and the status line name a row here.
@@ -90,6 +91,26 @@ void ns_tui_graph_rows_rebuild(struct ns_tui *t)
 		ns_tui_layout(t, t->lay.cols, t->lay.rows);
 	else if (t->lay.cols)
 		ns_tui_show_cursor_cpu(t);
+}
+
+/*
+ * The task and plot rows hold the trace they were made over (and the task
+ * rows its timelines' states): when live puts a newer trace in its place
+ * and lets the old one go, they go first, and the next rebuild makes them
+ * again over the new one. The CPU rows stay for the rebuild to compare
+ * with, which must come before the next frame is drawn.
+ */
+void ns_tui_graph_rows_forget(struct ns_tui *t)
+{
+	struct ns_tui_graph_rows *rs = &t->rowset;
+	int i;
+
+	ns_tui_plot_rows_free(t);
+	for (i = 0; i < rs->nr_task; i++)
+		ns_task_row_close(rs->task[i]);
+	free(rs->task);
+	rs->task = NULL;
+	rs->nr_task = 0;
 }
 
 void ns_tui_graph_rows_free(struct ns_tui *t)

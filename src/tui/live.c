@@ -11,7 +11,9 @@
  * (last-event) starts it again. Space pauses the screen: no refresh, while
  * the recording and its figures on the status line go on. No refresh
  * either while an overlay, the prompt or a filter pass is open, since they
- * hold rows of the trace they were opened on.
+ * hold rows of the trace they were opened on. The task and plot rows of
+ * the graph are made again over each newer trace, since they hold the one
+ * they were made over, which is let go.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,8 @@ static int swap(struct ns_tui *t, struct ns_trace *nt)
 		return ret;
 	}
 	ns_tui_filtering_close(t);
+	/* made over @ot, which goes below (issue 12: drawn after it, SIGSEGV) */
+	ns_tui_graph_rows_forget(t);
 	ns_tui_sched_free(t);
 	ns_view_free(&t->view);
 	t->view = nv;
@@ -76,6 +80,9 @@ static int swap(struct ns_tui *t, struct ns_trace *nt)
 			t->view.marker[i].row = n - 1;
 	}
 	ret = ns_tui_filtering_open(t, t->setup);
+	if (t->flt)
+		/* the task and plot rows again, over @nt, before a frame draws them */
+		ns_tui_graph_rows_rebuild(t);
 	if (!ret && n) {
 		if (t->live_follow) {
 			/* the whole of what is held, which slides once --keep lets the oldest go */

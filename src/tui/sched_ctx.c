@@ -181,7 +181,10 @@ void ns_tui_act_latency_markers(struct ns_tui *t, int unused)
 		return;
 	}
 	select_ref(t, &ctx.wakeup);
-	ns_view_set_marker(&t->view, NS_MARKER_A);
+	if (ns_view_set_marker(&t->view, NS_MARKER_A)) {
+		ns_tui_message(t, "Markers not set: no event in the list (the filters hide them all)");
+		return;
+	}
 	select_ref(t, &ctx.switch_in);
 	ns_view_set_marker(&t->view, NS_MARKER_B);
 }

@@ -503,7 +503,10 @@ void ns_tui_stats_jump(struct ns_tui *t, int unused)
 	ns_tui_layer_pop(t, &stats_layer);
 	if (ns_view_goto_ns(&t->view, wakeup_ts))
 		return;
-	ns_view_set_marker(&t->view, NS_MARKER_A);
+	if (ns_view_set_marker(&t->view, NS_MARKER_A)) {
+		ns_tui_message(t, "Markers not set: no event in the list (the filters hide them all)");
+		return;
+	}
 	ns_view_goto_ns(&t->view, switch_ts);
 	ns_view_set_marker(&t->view, NS_MARKER_B);
 	/* the window holds the span */

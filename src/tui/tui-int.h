@@ -408,6 +408,8 @@ void ns_tui_parts_close(struct ns_tui *t);
 /* graph_rows.c */
 /* The filter set's hidden CPUs or task rows changed: rebuild the rows (and the layout). */
 void ns_tui_graph_rows_rebuild(struct ns_tui *t);
+/* Close the task and plot rows, made over a trace about to go; rebuild before drawing. */
+void ns_tui_graph_rows_forget(struct ns_tui *t);
 void ns_tui_graph_rows_free(struct ns_tui *t);
 int ns_tui_nr_graph_rows(const struct ns_tui *t);
 const struct ns_tui_graph_row *ns_tui_graph_row(const struct ns_tui *t, int i);

@@ -3,9 +3,11 @@
  * The view on the bundled sample: zoom keeps the point of interest at its
  * column and changes the width by NS_VIEW_ZOOM_FACTOR per step, is bounded by
  * the whole trace and by one ns per column; pan and markers do what the keys
- * promise; selecting with "graph follows" brings the event into the window.
+ * promise; selecting with "graph follows" brings the event into the window;
+ * with no list row shown a marker is refused, not set on a left-over row.
  */
 #include <stdint.h>
+#include "nurseshark/filter.h"
 #include "nurseshark/model.h"
 #include "traces.h"
 
@@ -107,6 +109,30 @@ int main(void)
 	      v.end_ns == v.marker[NS_MARKER_A].ts_ns + 1,
 	      "zoom to the markers with B before A shows exactly B..A, both markers in it");
 	ns_view_goto_marker(&v, NS_MARKER_B);
+
+	/* no list row shown: the selection is on no event, no marker is set there */
+	{
+		struct ns_filter_entry e = {
+			.kind = NS_FILTER_TASK, .mode = NS_FILTER_SHOW, .where = NS_FILTER_LIST,
+			.value = 987654321,
+		};
+		struct ns_filter_set *fs = ns_filter_set_alloc();
+		struct ns_visible *vis = NULL;
+
+		ns_view_clear_marker(&v, NS_MARKER_A);
+		CHECK(fs && !ns_filter_set_add(fs, &e) &&
+		      !ns_visible_build(t, fs, &vis, err, sizeof(err)) && vis,
+		      "a filter on a pid that has no event");
+		ns_view_set_visible(&v, vis);
+		CHECK(ns_view_nr_rows(&v) == 0 && ns_view_set_marker(&v, NS_MARKER_A) == -1 &&
+		      !v.marker[NS_MARKER_A].set && v.active_marker == NS_MARKER_B,
+		      "no list row shown: set-marker returns -1 and sets none");
+		ns_view_set_visible(&v, NULL);
+		ns_visible_free(vis);
+		ns_filter_set_free(fs);
+		CHECK(ns_view_set_marker(&v, NS_MARKER_A) == 0 && v.marker[NS_MARKER_A].set,
+		      "with the rows shown again it sets A (returns 0)");
+	}
 
 	/* pan: a page is the window's width, clamped at the ends */
 	ns_view_zoom_full(&v);
