@@ -142,6 +142,48 @@ else
 	skip "shared traces: $a or $b missing"
 fi
 
+# --- the export's formatting in parallel (a thread per file, merged by time) --
+# Every pair above is formatted by a thread per file; these add the cases
+# where that could go wrong: files of different event sets and a v6 file
+# among three, an instance buffer beside a file with function_graph events
+# (trace-cmd's ftrace handler reads ahead through its file's handle), and
+# two files with the function plugin's events, which share its
+# process-wide stacks: formatted by one thread, in report's order (with a
+# thread each, the plugin's stacks are corrupted under the threads).
+pub=$shared/traces/public
+fn=$pub/wsdias__LabSisOp__sched_rr_trace.dat	# ftrace function events
+fg=$pub/wsdias__LabSisOp__trace.dat		# function_graph entries and exits
+if [ -r "$a" ] && [ -r "$b" ]; then
+	same "three files, different event sets: sample.dat, lost-events.dat, sched-v6.dat (v6)" \
+		-i "$sample" -i "$lost" -i "$b" --ts-offset -12000000000
+else
+	skip "three files: $b missing"
+fi
+if [ -r "$fn" ] && [ -r "$fg" ]; then
+	# fg ran at 38.9 s, instance.dat at 6398.0 s, fn at 2050.8 s: shifted, they overlap
+	same "instance.dat and function_graph events (one file with ftrace handlers)" \
+		-i "$inst" -i "$fg" -i "$sample"
+	same "function_graph events moved onto instance.dat's time" \
+		-i "$inst" -i "$fg" --ts-offset 6358600000000
+	if interleaved "$tmp/out" wsdias__LabSisOp__trace.dat instance.dat; then
+		pass "function_graph file and instance.dat: their lines interleave"
+	else
+		fail "function_graph file and instance.dat: their lines do not interleave"
+	fi
+	same "function plugin events in two files (one thread formats both)" \
+		-i "$fn" -i "$fg" --ts-offset 2011900000000
+	if interleaved "$tmp/out" wsdias__LabSisOp__sched_rr_trace.dat wsdias__LabSisOp__trace.dat
+	then
+		pass "function and function_graph files: their lines interleave"
+	else
+		fail "function and function_graph files: their lines do not interleave"
+	fi
+	same "the function plugin's file twice, 1 us apart (its stacks shared by both)" \
+		-i "$fn" -i "$fn" --ts-offset 1000
+else
+	skip "function plugin files: $fn or $fg missing"
+fi
+
 # --- --stats of several files: the sum of their events, as report counts them --
 # (report prints one line per event after a "NAME: cpus=N" line per file)
 want_ev=$(trace-cmd report -i "$sample" -i "$inst" 2>/dev/null | grep -cv ': cpus=[0-9]*$')

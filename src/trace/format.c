@@ -507,26 +507,6 @@ void ns_event_text_free(struct ns_event_text *txt)
 	txt->info_size = 0;
 }
 
-/*
- * As report prints it: in a file with instances (or read with others,
- * @prefix), the stream's prefix comes first, before the lost-events line
- * if there is one.
- */
-static void export_line(struct ns_trace *trace, FILE *out, const struct ns_event_text *txt,
-			const char *time_raw, const char *prefix)
-{
-	size_t len = strlen(txt->event);
-
-	fputs(prefix, out);
-	if (txt->missed > 0)
-		fprintf(out, "CPU:%d [%lld EVENTS DROPPED]\n", txt->cpu, txt->missed);
-	else if (txt->missed < 0)
-		fprintf(out, "CPU:%d [EVENTS DROPPED]\n", txt->cpu);
-	fprintf(out, "%16s-%-5d [%03d]%s%s: %s: %*s%s\n", txt->comm, txt->pid, txt->cpu,
-		ns_trace_cpu_in_usecs(trace, txt->slot) ? " " : "", time_raw, txt->event,
-		len < 20 ? (int)(20 - len) : 0, "", txt->info);
-}
-
 /* Several files: the file's line after its stream's name, as report -i A -i B. */
 static int multi_format_line(struct ns_trace *trace, int cpu, uint64_t idx,
 			     struct ns_event_text *txt, char **line, size_t *size)
@@ -653,6 +633,7 @@ struct ns_export {
 	const void *arg;
 	struct namer nm;
 	struct ns_event_text txt;
+	struct ns_textbuf line;		/* ns_export_print()'s */
 	uint64_t row, end;		/* the row of pos[i], the end */
 	size_t i, got;
 	struct ns_pos pos[1024];
@@ -699,35 +680,199 @@ int ns_export_peek(struct ns_export *x, int *cpu, uint64_t *ts)
 	return 1;
 }
 
-/* Print the row ns_export_peek() gave, after @prefix (NULL: the file's own), and go past it. */
-int ns_export_print(struct ns_export *x, FILE *out, const char *prefix)
+/* Room for @n more bytes in @tb. */
+static int tb_room(struct ns_textbuf *tb, size_t n)
+{
+	return NS_GROW(tb->p, tb->cap, tb->len + n);
+}
+
+/* Append @n bytes of @s (room made before). */
+static inline void tb_put(struct ns_textbuf *tb, const char *s, size_t n)
+{
+	memcpy(tb->p + tb->len, s, n);
+	tb->len += n;
+}
+
+static inline void tb_pad(struct ns_textbuf *tb, char c, size_t n)
+{
+	memset(tb->p + tb->len, c, n);
+	tb->len += n;
+}
+
+/* The decimal digits of @v into the end of @buf[24]: the first digit. */
+static char *digits(unsigned long long v, char *end)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/*
+ * Report's event line, "%16s-%-5d [%03d]%s%s: %s: %*s%s\n" with its time
+ * column as libtraceevent's TEP_PRINT_TIME prints it ("%6.1000d": the
+ * microseconds rounded, "%5llu.%06llu"; "%12d": the raw count, "%12llu"),
+ * written by hand: the printf()s were most of an export's time. The info
+ * column is libtraceevent's, in @info (@info_len bytes).
+ */
+static int put_event_line(struct ns_textbuf *tb, const char *comm, int pid, int cpu,
+			  bool in_usecs, unsigned long long ts, const char *event,
+			  const char *info, size_t info_len)
+{
+	size_t comm_len = strlen(comm), ev_len = strlen(event), tn;
+	char num[24], *d, *end = num + sizeof(num), tm[48], *t = tm;
+	size_t n;
+
+	/* the time column, after the space report puts before microseconds */
+	if (in_usecs) {
+		unsigned long long us = (ts + 500) / 1000;
+
+		*t++ = ' ';
+		d = digits(us / 1000000, end);
+		n = (size_t)(end - d);
+		for (; n < 5; n++)
+			*t++ = ' ';
+		t = mempcpy(t, d, (size_t)(end - d));
+		*t++ = '.';
+		d = digits(us % 1000000, end);
+		for (n = (size_t)(end - d); n < 6; n++)
+			*t++ = '0';
+		t = mempcpy(t, d, (size_t)(end - d));
+	} else {
+		d = digits(ts, end);
+		for (n = (size_t)(end - d); n < 12; n++)
+			*t++ = ' ';
+		t = mempcpy(t, d, (size_t)(end - d));
+	}
+	tn = (size_t)(t - tm);
+	if (pid < 0 || cpu < 0)	/* not what a trace holds: printf() says it as report */
+		goto slow;
+	if (tb_room(tb, comm_len + ev_len + info_len + tn + 64))
+		return -ENOMEM;
+	if (comm_len < 16)
+		tb_pad(tb, ' ', 16 - comm_len);
+	tb_put(tb, comm, comm_len);
+	tb->p[tb->len++] = '-';
+	d = digits((unsigned)pid, end);
+	n = (size_t)(end - d);
+	tb_put(tb, d, n);
+	if (n < 5)
+		tb_pad(tb, ' ', 5 - n);
+	tb_put(tb, " [", 2);
+	d = digits((unsigned)cpu, end);
+	n = (size_t)(end - d);
+	if (n < 3)
+		tb_pad(tb, '0', 3 - n);
+	tb_put(tb, d, n);
+	tb->p[tb->len++] = ']';
+	tb_put(tb, tm, tn);
+	tb_put(tb, ": ", 2);
+	tb_put(tb, event, ev_len);
+	tb_put(tb, ": ", 2);
+	if (ev_len < 20)
+		tb_pad(tb, ' ', 20 - ev_len);
+	tb_put(tb, info, info_len);
+	tb->p[tb->len++] = '\n';
+	return 0;
+slow:
+	for (;;) {
+		int w = snprintf(tb->p ? tb->p + tb->len : NULL, tb->cap - tb->len,
+				 "%16s-%-5d [%03d]%.*s: %s: %*s%.*s\n", comm, pid, cpu, (int)tn, tm,
+				 event, ev_len < 20 ? (int)(20 - ev_len) : 0, "", (int)info_len, info);
+
+		if (w < 0)
+			return -EIO;
+		if ((size_t)w < tb->cap - tb->len) {
+			tb->len += (size_t)w;
+			return 0;
+		}
+		if (tb_room(tb, (size_t)w + 1))
+			return -ENOMEM;
+	}
+}
+
+/*
+ * Append the row ns_export_peek() gave to @tb as report prints it, after
+ * @prefix (NULL: the file's own), and go past it. In a file with
+ * instances (or read with others, @prefix) the stream's prefix comes
+ * first, before the lost-events line if there is one.
+ */
+int ns_export_line(struct ns_export *x, struct ns_textbuf *tb, const char *prefix)
 {
 	struct ns_trace *trace = x->trace;
 	struct ns_pos pos = x->pos[x->i];
-	char time_raw[32], own[NS_TRACE_PREFIX_LEN];
+	struct ns_event_text *txt = &x->txt;
+	char own[NS_TRACE_PREFIX_LEN];
+	struct trace_seq *s = &trace->seq;
 	struct tep_record *rec;
-	int ret;
+	struct tep_event *event;
+	long long missed;
+	size_t n;
+	int ret, cpu;
 
 	rec = ns_trace_read(trace, pos.cpu, pos.idx);
 	if (!rec)
-		return -EIO;
-	ret = format_record(trace, pos.cpu, pos.idx, x->row, rec, &x->txt, time_raw,
-			    sizeof(time_raw));
+		return ns_trace_changed(trace) ? -ESTALE : -EIO;
+	if (!prefix) {
+		ns_trace_line_prefix(trace, pos.cpu, own, sizeof(own));
+		prefix = own;
+	}
+	n = strlen(prefix);
+	if (tb_room(tb, n + 64)) {
+		ns_trace_read_done(trace, rec);
+		return -ENOMEM;
+	}
+	tb_put(tb, prefix, n);
+	cpu = ns_trace_cpu_number(trace, pos.cpu);
+	missed = ns_trace_missed_before(trace, pos.cpu, pos.idx);
+	if (missed > 0)
+		tb->len += (size_t)sprintf(tb->p + tb->len, "CPU:%d [%lld EVENTS DROPPED]\n", cpu,
+					   missed);
+	else if (missed < 0)
+		tb->len += (size_t)sprintf(tb->p + tb->len, "CPU:%d [EVENTS DROPPED]\n", cpu);
+
+	pthread_mutex_lock(&trace->tep_lock);
+	txt->pid = ns_trace_ev_pid(trace, pos.cpu, pos.idx);
+	snprintf(txt->comm, sizeof(txt->comm), "%s",
+		 row_comm(trace, pos.cpu, pos.idx, x->row, txt->pid));
 	if (x->shown) {
-		namer_comm(trace, &x->nm, &x->txt);
+		namer_comm(trace, &x->nm, txt);
 		namer_learn(trace, &x->nm, rec);
 	}
+	if (!trace->seq_ready) {
+		trace_seq_init(s);
+		trace->seq_ready = true;
+	}
+	trace_seq_reset(s);
+	event = tep_find_event_by_record(trace->tep, rec);
+	tep_print_event(trace->tep, s, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(s);
+	n = s->len;
+	/* report drops one trailing newline from the line */
+	if (n && s->buffer[n - 1] == '\n')
+		n--;
+	ret = put_event_line(tb, txt->comm, txt->pid, cpu, ns_trace_cpu_in_usecs(trace, pos.cpu),
+			     rec->ts, event ? event->name : "(NULL)", s->buffer, n);
+	pthread_mutex_unlock(&trace->tep_lock);
 	ns_trace_read_done(trace, rec);
 	if (ret)
 		return ret;
-	if (!prefix) {
-		ns_trace_line_prefix(trace, x->txt.slot, own, sizeof(own));
-		prefix = own;
-	}
-	export_line(trace, out, &x->txt, time_raw, prefix);
 	x->i++;
 	x->row++;
 	return 0;
+}
+
+/* Print the row ns_export_peek() gave, after @prefix (NULL: the file's own), and go past it. */
+int ns_export_print(struct ns_export *x, FILE *out, const char *prefix)
+{
+	int ret;
+
+	x->line.len = 0;
+	ret = ns_export_line(x, &x->line, prefix);
+	if (!ret && fwrite(x->line.p, 1, x->line.len, out) != x->line.len)
+		ret = -EIO;
+	return ret;
 }
 
 void ns_export_end(struct ns_export *x)
@@ -735,6 +880,7 @@ void ns_export_end(struct ns_export *x)
 	if (!x)
 		return;
 	free(x->nm.known);
+	free(x->line.p);
 	ns_event_text_free(&x->txt);
 	free(x);
 }

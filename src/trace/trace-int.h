@@ -457,6 +457,12 @@ struct ns_export *ns_export_begin(struct ns_trace *trace, uint64_t first_row, ui
 				  int (*shown)(const void *arg, uint64_t row), const void *arg);
 int ns_export_peek(struct ns_export *x, int *cpu, uint64_t *ts);
 int ns_export_print(struct ns_export *x, FILE *out, const char *prefix);
+/* Text that grows: @len bytes used of @cap at @p (NULL at first). */
+struct ns_textbuf {
+	char *p;
+	size_t len, cap;
+};
+int ns_export_line(struct ns_export *x, struct ns_textbuf *tb, const char *prefix);
 void ns_export_end(struct ns_export *x);
 int ns_trace_report_cpus(const struct ns_trace *trace);
 int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
