@@ -379,13 +379,14 @@ static int test_event(struct ns_search_job *job, int cpu, uint64_t idx, uint64_t
 				       ns_trace_event_name(job->trace, ev.type),
 				       s->spec.column == NS_SEARCH_TASK ?
 				       ns_trace_row_comm(job->trace, cpu, idx, row) : NULL);
+	/* the whole line: report's, which has no latency flags (nor need they be printed) */
 	if (s->spec.column == NS_SEARCH_ANY && s->spec.mode != NS_SEARCH_EXACT)
-		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, &job->line,
-					   &job->line_size);
+		ret = ns_trace_match_line(job->trace, cpu, idx, row, &job->txt, &job->line,
+					  &job->line_size);
 	else if (s->spec.column == NS_SEARCH_INFO)
 		ret = ns_trace_format_info(job->trace, cpu, idx, &job->txt);
 	else
-		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, NULL, NULL);
+		ret = ns_trace_match_line(job->trace, cpu, idx, row, &job->txt, NULL, NULL);
 	if (ret)
 		return ret;
 	return ns_search_match(s, &job->txt, job->line, ev.pid, cpu, job->txt.event, NULL);

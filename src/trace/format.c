@@ -377,41 +377,157 @@ static void copy_seq(char *dst, size_t len, struct trace_seq *s)
 	trace_seq_reset(s);
 }
 
+/* strlen(@src), and @src copied into @dst (@len bytes), cut short if it must. */
+static size_t copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (len) {
+		size_t k = n < len ? n : len - 1;
+
+		memcpy(dst, src, k);
+		dst[k] = '\0';
+	}
+	return n;
+}
+
 /*
- * The columns libtraceevent prints for @rec (latency, time, event, info)
- * into @txt; @time_raw gets the time exactly as report pads it. The
- * caller holds trace->tep_lock.
+ * The time column as report pads it for a clock in microseconds, without
+ * a printf (a search of the whole line prints millions of them): the time
+ * in microseconds, rounded to the nearest, as "S.UUUUUU" with the seconds
+ * right-aligned in 5 columns. Only over a second: below it libtraceevent
+ * versions differ (some print the microseconds alone, in 12 columns), and
+ * that is left to libtraceevent. Returns the length, or 0 when it cannot.
  */
-int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
-			  struct ns_event_text *txt, char *time_raw, size_t time_len)
+static size_t own_time(uint64_t ts, char *buf, size_t len)
+{
+	char digits[24];
+	uint64_t us, secs;
+	size_t n = 0, pad, i, at;
+	unsigned int frac;
+
+	if (ts > UINT64_MAX - 500)
+		return 0;
+	us = (ts + 500) / 1000;
+	if (us <= 1000000)
+		return 0;
+	secs = us / 1000000;
+	frac = (unsigned int)(us % 1000000);
+	do {
+		digits[n++] = (char)('0' + secs % 10);
+		secs /= 10;
+	} while (secs);
+	pad = n < 5 ? 5 - n : 0;
+	if (pad + n + 8 > len)
+		return 0;
+	memset(buf, ' ', pad);
+	for (i = 0; i < n; i++)
+		buf[pad + i] = digits[n - 1 - i];
+	at = pad + n;
+	buf[at++] = '.';
+	for (i = 6; i-- > 0; frac /= 10)
+		buf[at + i] = (char)('0' + frac % 10);
+	at += 6;
+	buf[at] = '\0';
+	return at;
+}
+
+/* libtraceevent's time column of @rec (its tep_print_event() format for the clock). */
+/* format.c's one buffer for every event, kept (trace->tep_lock makes it ours), reset */
+static struct trace_seq *seq_of(struct ns_trace *trace)
+{
+	if (!trace->seq_ready) {
+		trace_seq_init(&trace->seq);
+		trace->seq_ready = true;
+	}
+	trace_seq_reset(&trace->seq);
+	return &trace->seq;
+}
+
+static size_t tep_time(struct ns_trace *trace, struct tep_record *rec, bool usecs, char *buf,
+		       size_t len)
+{
+	struct trace_seq *s = seq_of(trace);
+
+	tep_print_event(trace->tep, s, rec, usecs ? "%6.1000d" : "%12d", TEP_PRINT_TIME);
+	copy_seq(buf, len, s);
+	return strlen(buf);
+}
+
+/*
+ * Does own_time() print what libtraceevent prints, with this trace's tep?
+ * Asked once per trace, of @rec (an event libtraceevent knows) at its own
+ * time and at times that round up, round down, carry into the seconds and
+ * need more than 5 digits of seconds.
+ */
+static bool own_time_agrees(struct ns_trace *trace, const struct tep_record *rec)
+{
+	static const uint64_t probes[] = {
+		1000000500ull, 1000001499ull, 1999999499ull, 1999999500ull, 10171572790123ull,
+		99999999999500ull, 123456789012345678ull, 18446744073709551000ull,
+	};
+	struct tep_record r = *rec;
+	char own[32], lib[32];
+	size_t k;
+
+	for (k = 0; k <= NS_ARRAY_SIZE(probes); k++) {
+		r.ts = k < NS_ARRAY_SIZE(probes) ? probes[k] : rec->ts;
+		if (!own_time(r.ts, own, sizeof(own)))
+			continue;
+		tep_time(trace, &r, true, lib, sizeof(lib));
+		if (strcmp(own, lib))
+			return false;
+	}
+	return true;
+}
+
+size_t ns_trace_time_text(struct ns_trace *trace, struct tep_record *rec, int slot, bool own,
+			  char *buf, size_t len)
+{
+	bool usecs = ns_trace_cpu_in_usecs(trace, slot);
+	size_t n;
+
+	/* libtraceevent prints no time for an event it does not know */
+	if (own && usecs && trace->own_time >= 0 && tep_find_event_by_record(trace->tep, rec)) {
+		if (!trace->own_time)
+			trace->own_time = own_time_agrees(trace, rec) ? 1 : -1;
+		if (trace->own_time > 0) {
+			n = own_time(rec->ts, buf, len);
+			if (n)
+				return n;
+		}
+	}
+	return tep_time(trace, rec, usecs, buf, len);
+}
+
+/*
+ * The columns libtraceevent prints for @rec (latency if @latency, time,
+ * event, info) into @txt; @time_raw gets the time exactly as report pads
+ * it (NULL: no time, no latency). The caller holds trace->tep_lock.
+ */
+static int print_columns(struct ns_trace *trace, struct tep_record *rec, struct ns_event_text *txt,
+			 char *time_raw, size_t time_len, bool latency)
 {
 	struct tep_handle *tep = trace->tep;
-	struct trace_seq *s = &trace->seq;
+	struct trace_seq *s = seq_of(trace);
 	struct tep_event *event;
 	const char *p;
 	size_t n;
 
-	/* one buffer for every event, kept (the lock makes it ours) */
-	if (!trace->seq_ready) {
-		trace_seq_init(s);
-		trace->seq_ready = true;
-	}
-	trace_seq_reset(s);
+	txt->latency[0] = '\0';
 	if (time_raw) {
-		tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
-		copy_seq(txt->latency, sizeof(txt->latency), s);
-
-		tep_print_event(tep, s, rec,
-				ns_trace_cpu_in_usecs(trace, txt->slot) ? "%6.1000d" : "%12d",
-				TEP_PRINT_TIME);
-		copy_seq(time_raw, time_len, s);
+		if (latency) {
+			tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
+			copy_seq(txt->latency, sizeof(txt->latency), s);
+		}
+		ns_trace_time_text(trace, rec, txt->slot, true, time_raw, time_len);
 		for (p = time_raw; *p == ' '; p++)
 			;
-		snprintf(txt->time, sizeof(txt->time), "%s", p);
+		copy_str(txt->time, sizeof(txt->time), p);
 	}
 
 	event = tep_find_event_by_record(tep, rec);
-	snprintf(txt->event, sizeof(txt->event), "%s", event ? event->name : "(NULL)");
+	copy_str(txt->event, sizeof(txt->event), event ? event->name : "(NULL)");
 
 	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(s);
@@ -432,10 +548,16 @@ int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 	return 0;
 }
 
-/* Fill @txt from @rec, event (cpu, idx) at @row. */
+int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
+			  struct ns_event_text *txt, char *time_raw, size_t time_len)
+{
+	return print_columns(trace, rec, txt, time_raw, time_len, true);
+}
+
+/* Fill @txt from @rec, event (cpu, idx) at @row (the latency flags if @latency). */
 static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
 			 struct tep_record *rec, struct ns_event_text *txt,
-			 char *time_raw, size_t time_len)
+			 char *time_raw, size_t time_len, bool latency)
 {
 	int ret;
 
@@ -443,8 +565,8 @@ static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
 	txt->cpu = ns_trace_cpu_number(trace, cpu);
 	txt->slot = cpu;
-	snprintf(txt->comm, sizeof(txt->comm), "%s", row_comm(trace, cpu, idx, row, txt->pid));
-	ret = ns_trace_print_locked(trace, rec, txt, time_raw, time_len);
+	copy_str(txt->comm, sizeof(txt->comm), row_comm(trace, cpu, idx, row, txt->pid));
+	ret = print_columns(trace, rec, txt, time_raw, time_len, latency);
 	pthread_mutex_unlock(&trace->tep_lock);
 	txt->missed = ns_trace_missed_before(trace, cpu, idx);
 	return ret;
@@ -495,7 +617,8 @@ int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_eve
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
 		return ns_trace_changed(trace) ? -ESTALE : -EIO;
-	ret = format_record(trace, cpu, idx, UINT64_MAX, rec, txt, time_raw, sizeof(time_raw));
+	ret = format_record(trace, cpu, idx, UINT64_MAX, rec, txt, time_raw, sizeof(time_raw),
+			    true);
 	ns_trace_read_done(trace, rec);
 	return ret;
 }
@@ -507,29 +630,111 @@ void ns_event_text_free(struct ns_event_text *txt)
 	txt->info_size = 0;
 }
 
+/* @v in decimal into @buf (at least 11 bytes), no terminator; returns the length. */
+static size_t utoa(unsigned int v, char *buf)
+{
+	char digits[12];
+	size_t n = 0, i;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = digits[n - 1 - i];
+	return n;
+}
+
+/*
+ * The event's line as report prints it, after @prefix, without the
+ * lost-events line or the newline: "%16s-%-5d [%03d]%s%s: %s: %*s%s" of the
+ * comm, pid, cpu, a blank for a microsecond clock, the time as report pads
+ * it, the event name padded to 20 and the info. Written out by hand, not by
+ * snprintf(): a search of the whole line makes millions of them.
+ * Into *@line, (re)allocated to *@size bytes.
+ */
+static int build_line(struct ns_trace *trace, const struct ns_event_text *txt,
+		      const char *time_raw, const char *prefix, char **line, size_t *size)
+{
+	size_t lp = strlen(prefix), lc = strlen(txt->comm), lt = strlen(time_raw);
+	size_t le = strlen(txt->event), li = strlen(txt->info ? txt->info : "");
+	bool usecs = ns_trace_cpu_in_usecs(trace, txt->slot);
+	char pid[16], cpu[16];
+	size_t lpid, lcpu, need, at = 0, pad;
+
+	/* the pid left-aligned in 5, the cpu zero-padded to 3 */
+	if (txt->pid >= 0 && txt->cpu >= 0) {
+		lpid = utoa((unsigned int)txt->pid, pid);
+		lcpu = utoa((unsigned int)txt->cpu, cpu);
+	} else {
+		lpid = (size_t)snprintf(pid, sizeof(pid), "%d", txt->pid);
+		lcpu = (size_t)snprintf(cpu, sizeof(cpu), "%03d", txt->cpu);
+	}
+	need = lp + (lc > 16 ? lc : 16) + 1 + (lpid > 5 ? lpid : 5) + 2 + (lcpu > 3 ? lcpu : 3) +
+	       1 + usecs + lt + 2 + le + 2 + (le < 20 ? 20 - le : 0) + li + 1;
+	if (!*line || *size < need) {
+		char *p = realloc(*line, need + 64);
+
+		if (!p)
+			return -ENOMEM;
+		*line = p;
+		*size = need + 64;
+	}
+#define PUT(src, n)	do { memcpy(*line + at, (src), (n)); at += (n); } while (0)
+#define PAD(c, n)	do { memset(*line + at, (c), (n)); at += (n); } while (0)
+	PUT(prefix, lp);
+	PAD(' ', lc < 16 ? 16 - lc : 0);
+	PUT(txt->comm, lc);
+	PUT("-", 1);
+	PUT(pid, lpid);
+	PAD(' ', lpid < 5 ? 5 - lpid : 0);
+	PUT(" [", 2);
+	pad = lcpu < 3 && txt->cpu >= 0 ? 3 - lcpu : 0;
+	PAD('0', pad);
+	PUT(cpu, lcpu);
+	PUT("]", 1);
+	if (usecs)
+		PUT(" ", 1);
+	PUT(time_raw, lt);
+	PUT(": ", 2);
+	PUT(txt->event, le);
+	PUT(": ", 2);
+	PAD(' ', le < 20 ? 20 - le : 0);
+	PUT(txt->info ? txt->info : "", li);
+#undef PUT
+#undef PAD
+	(*line)[at] = '\0';
+	return 0;
+}
+
 /*
  * As report prints it: in a file with instances (or read with others,
  * @prefix), the stream's prefix comes first, before the lost-events line
  * if there is one.
  */
-static void export_line(struct ns_trace *trace, FILE *out, const struct ns_event_text *txt,
-			const char *time_raw, const char *prefix)
+static int export_line(struct ns_trace *trace, FILE *out, const struct ns_event_text *txt,
+		       const char *time_raw, const char *prefix, char **line, size_t *size)
 {
-	size_t len = strlen(txt->event);
+	int ret = build_line(trace, txt, time_raw, "", line, size);
 
+	if (ret)
+		return ret;
 	fputs(prefix, out);
 	if (txt->missed > 0)
 		fprintf(out, "CPU:%d [%lld EVENTS DROPPED]\n", txt->cpu, txt->missed);
 	else if (txt->missed < 0)
 		fprintf(out, "CPU:%d [EVENTS DROPPED]\n", txt->cpu);
-	fprintf(out, "%16s-%-5d [%03d]%s%s: %s: %*s%s\n", txt->comm, txt->pid, txt->cpu,
-		ns_trace_cpu_in_usecs(trace, txt->slot) ? " " : "", time_raw, txt->event,
-		len < 20 ? (int)(20 - len) : 0, "", txt->info);
+	fputs(*line, out);
+	putc('\n', out);
+	return 0;
 }
+
+static int format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+		       struct ns_event_text *txt, char **line, size_t *size, bool latency);
 
 /* Several files: the file's line after its stream's name, as report -i A -i B. */
 static int multi_format_line(struct ns_trace *trace, int cpu, uint64_t idx,
-			     struct ns_event_text *txt, char **line, size_t *size)
+			     struct ns_event_text *txt, char **line, size_t *size, bool latency)
 {
 	int slot = cpu, ret, n;
 	struct ns_trace *sub = ns_multi_slot(trace, &cpu);
@@ -538,7 +743,7 @@ static int multi_format_line(struct ns_trace *trace, int cpu, uint64_t idx,
 
 	if (!sub)
 		return -ENOENT;
-	ret = ns_trace_format_line(sub, cpu, idx, UINT64_MAX, txt, line, size);
+	ret = format_line(sub, cpu, idx, UINT64_MAX, txt, line, size, latency);
 	txt->slot = slot;
 	if (ret || !line)
 		return ret;
@@ -558,43 +763,36 @@ static int multi_format_line(struct ns_trace *trace, int cpu, uint64_t idx,
 	return 0;
 }
 
-int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
-			 struct ns_event_text *txt, char **line, size_t *size)
+static int format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+		       struct ns_event_text *txt, char **line, size_t *size, bool latency)
 {
 	struct tep_record *rec;
 	char time_raw[32], prefix[NS_TRACE_PREFIX_LEN];
-	size_t len;
-	int ret, n;
+	int ret;
 
 	if (trace->multi)
-		return multi_format_line(trace, cpu, idx, txt, line, size);
+		return multi_format_line(trace, cpu, idx, txt, line, size, latency);
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
 		return ns_trace_changed(trace) ? -ESTALE : -EIO;
-	ret = format_record(trace, cpu, idx, row, rec, txt, time_raw, sizeof(time_raw));
+	ret = format_record(trace, cpu, idx, row, rec, txt, time_raw, sizeof(time_raw), latency);
 	ns_trace_read_done(trace, rec);
 	if (ret || !line)
 		return ret;
-	len = strlen(txt->event);
 	ns_trace_line_prefix(trace, cpu, prefix, sizeof(prefix));
-	/* export_line()'s event line, without the lost-events line or the newline */
-	for (;;) {
-		n = snprintf(*line, *line ? *size : 0, "%s%16s-%-5d [%03d]%s%s: %s: %*s%s", prefix,
-			     txt->comm, txt->pid, txt->cpu,
-			     ns_trace_cpu_in_usecs(trace, cpu) ? " " : "", time_raw,
-			     txt->event, len < 20 ? (int)(20 - len) : 0, "", txt->info);
-		if (n < 0)
-			return -EIO;
-		if (*line && (size_t)n < *size)
-			return 0;
-		free(*line);
-		*size = (size_t)n + 64;
-		*line = malloc(*size);
-		if (!*line) {
-			*size = 0;
-			return -ENOMEM;
-		}
-	}
+	return build_line(trace, txt, time_raw, prefix, line, size);
+}
+
+int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			 struct ns_event_text *txt, char **line, size_t *size)
+{
+	return format_line(trace, cpu, idx, row, txt, line, size, true);
+}
+
+int ns_trace_match_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			struct ns_event_text *txt, char **line, size_t *size)
+{
+	return format_line(trace, cpu, idx, row, txt, line, size, false);
 }
 
 /*
@@ -653,6 +851,8 @@ struct ns_export {
 	const void *arg;
 	struct namer nm;
 	struct ns_event_text txt;
+	char *line;			/* export_line()'s */
+	size_t line_size;
 	uint64_t row, end;		/* the row of pos[i], the end */
 	size_t i, got;
 	struct ns_pos pos[1024];
@@ -712,7 +912,7 @@ int ns_export_print(struct ns_export *x, FILE *out, const char *prefix)
 	if (!rec)
 		return -EIO;
 	ret = format_record(trace, pos.cpu, pos.idx, x->row, rec, &x->txt, time_raw,
-			    sizeof(time_raw));
+			    sizeof(time_raw), false);
 	if (x->shown) {
 		namer_comm(trace, &x->nm, &x->txt);
 		namer_learn(trace, &x->nm, rec);
@@ -724,7 +924,9 @@ int ns_export_print(struct ns_export *x, FILE *out, const char *prefix)
 		ns_trace_line_prefix(trace, x->txt.slot, own, sizeof(own));
 		prefix = own;
 	}
-	export_line(trace, out, &x->txt, time_raw, prefix);
+	ret = export_line(trace, out, &x->txt, time_raw, prefix, &x->line, &x->line_size);
+	if (ret)
+		return ret;
 	x->i++;
 	x->row++;
 	return 0;
@@ -735,6 +937,7 @@ void ns_export_end(struct ns_export *x)
 	if (!x)
 		return;
 	free(x->nm.known);
+	free(x->line);
 	ns_event_text_free(&x->txt);
 	free(x);
 }
