@@ -432,6 +432,27 @@ static size_t own_time(uint64_t ts, char *buf, size_t len)
 	return at;
 }
 
+/*
+ * tep_find_event_by_record(), through a small cache by type: libtraceevent
+ * keeps only the last event it found, and else searches all the trace's
+ * event formats, for each event printed. Under trace->tep_lock.
+ */
+static struct tep_event *find_event(struct ns_trace *trace, struct tep_record *rec)
+{
+	int type;
+	__typeof__(trace->event_cache[0]) *slot;
+
+	if (rec->size < 0)
+		return NULL;
+	type = tep_data_type(trace->tep, rec);
+	slot = &trace->event_cache[(unsigned int)type % NS_ARRAY_SIZE(trace->event_cache)];
+	if (!slot->event || slot->type != type) {
+		slot->event = tep_find_event(trace->tep, type);
+		slot->type = type;
+	}
+	return slot->event;
+}
+
 /* libtraceevent's time column of @rec (its tep_print_event() format for the clock). */
 /* format.c's one buffer for every event, kept (trace->tep_lock makes it ours), reset */
 static struct trace_seq *seq_of(struct ns_trace *trace)
@@ -481,14 +502,14 @@ static bool own_time_agrees(struct ns_trace *trace, const struct tep_record *rec
 	return true;
 }
 
-size_t ns_trace_time_text(struct ns_trace *trace, struct tep_record *rec, int slot, bool own,
-			  char *buf, size_t len)
+/* ns_trace_time_text(), @known: libtraceevent knows @rec's event (else it prints no time) */
+static size_t time_text(struct ns_trace *trace, struct tep_record *rec, int slot, bool own,
+			bool known, char *buf, size_t len)
 {
 	bool usecs = ns_trace_cpu_in_usecs(trace, slot);
 	size_t n;
 
-	/* libtraceevent prints no time for an event it does not know */
-	if (own && usecs && trace->own_time >= 0 && tep_find_event_by_record(trace->tep, rec)) {
+	if (own && usecs && known && trace->own_time >= 0) {
 		if (!trace->own_time)
 			trace->own_time = own_time_agrees(trace, rec) ? 1 : -1;
 		if (trace->own_time > 0) {
@@ -498,6 +519,12 @@ size_t ns_trace_time_text(struct ns_trace *trace, struct tep_record *rec, int sl
 		}
 	}
 	return tep_time(trace, rec, usecs, buf, len);
+}
+
+size_t ns_trace_time_text(struct ns_trace *trace, struct tep_record *rec, int slot, bool own,
+			  char *buf, size_t len)
+{
+	return time_text(trace, rec, slot, own, find_event(trace, rec) != NULL, buf, len);
 }
 
 /*
@@ -514,19 +541,19 @@ static int print_columns(struct ns_trace *trace, struct tep_record *rec, struct 
 	const char *p;
 	size_t n;
 
+	event = find_event(trace, rec);
 	txt->latency[0] = '\0';
 	if (time_raw) {
 		if (latency) {
 			tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
 			copy_seq(txt->latency, sizeof(txt->latency), s);
 		}
-		ns_trace_time_text(trace, rec, txt->slot, true, time_raw, time_len);
+		time_text(trace, rec, txt->slot, true, event != NULL, time_raw, time_len);
 		for (p = time_raw; *p == ' '; p++)
 			;
 		copy_str(txt->time, sizeof(txt->time), p);
 	}
 
-	event = tep_find_event_by_record(tep, rec);
 	copy_str(txt->event, sizeof(txt->event), event ? event->name : "(NULL)");
 
 	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);

@@ -293,6 +293,11 @@ struct ns_trace {
 	bool seq_ready;
 	/* format.c's own time printer: 0 not checked yet, 1 agrees with libtraceevent, -1 not */
 	int8_t own_time;
+	/* format.c's find_event(): the tep's events by type, cleared when the tep is replaced */
+	struct {
+		int type;
+		struct tep_event *event;
+	} event_cache[64];
 	atomic_int nr_readers_in_use;	/* struct ns_trace_reader in use */
 	bool forked;			/* a child's copy: reopen the handle first */
 	atomic_bool changed;		/* the file changed under us: ns_trace_changed() */
