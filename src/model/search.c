@@ -12,7 +12,10 @@
  * events, hence the steps, the progress and the cancel. "any" tests the
  * line exactly as `trace-cmd report` prints it (so a search finds what a
  * grep of report's output finds), except in the exact mode, where one of
- * the columns must equal the text.
+ * the columns must equal the text. That line has no latency flags, which
+ * the list shows: ns_trace_match_line() does not print them, and writes
+ * the time and the line without printf, so that "any" costs about what
+ * info costs (tests/unit/test_search_line.c holds it to report's lines).
  *
  * A long search that prints events (info, "any") is split in two: a child
  * process, fork()ed with the trace as it is, tests the far half of what is
