@@ -280,6 +280,13 @@ int ns_trace_format_info(struct ns_trace *trace, int cpu, uint64_t idx, struct n
  */
 int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
 			 struct ns_event_text *txt, char **line, size_t *size);
+/*
+ * ns_trace_format_line() without the latency flags (@txt's left empty):
+ * report's line does not hold them, so a search of the whole line, which
+ * reads millions of lines, need not print them.
+ */
+int ns_trace_match_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			struct ns_event_text *txt, char **line, size_t *size);
 
 /* One field of an event (fields.c): its raw value and as libtraceevent prints it. */
 struct ns_event_field {

@@ -12,7 +12,10 @@
  * events, hence the steps, the progress and the cancel. "any" tests the
  * line exactly as `trace-cmd report` prints it (so a search finds what a
  * grep of report's output finds), except in the exact mode, where one of
- * the columns must equal the text.
+ * the columns must equal the text. That line has no latency flags, which
+ * the list shows: ns_trace_match_line() does not print them, and writes
+ * the time and the line without printf, so that "any" costs about what
+ * info costs (tests/unit/test_search_line.c holds it to report's lines).
  *
  * A long search that prints events (info, "any") is split in two: a child
  * process, fork()ed with the trace as it is, tests the far half of what is
@@ -379,13 +382,14 @@ static int test_event(struct ns_search_job *job, int cpu, uint64_t idx, uint64_t
 				       ns_trace_event_name(job->trace, ev.type),
 				       s->spec.column == NS_SEARCH_TASK ?
 				       ns_trace_row_comm(job->trace, cpu, idx, row) : NULL);
+	/* the whole line: report's, which has no latency flags (nor need they be printed) */
 	if (s->spec.column == NS_SEARCH_ANY && s->spec.mode != NS_SEARCH_EXACT)
-		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, &job->line,
-					   &job->line_size);
+		ret = ns_trace_match_line(job->trace, cpu, idx, row, &job->txt, &job->line,
+					  &job->line_size);
 	else if (s->spec.column == NS_SEARCH_INFO)
 		ret = ns_trace_format_info(job->trace, cpu, idx, &job->txt);
 	else
-		ret = ns_trace_format_line(job->trace, cpu, idx, row, &job->txt, NULL, NULL);
+		ret = ns_trace_match_line(job->trace, cpu, idx, row, &job->txt, NULL, NULL);
 	if (ret)
 		return ret;
 	return ns_search_match(s, &job->txt, job->line, ev.pid, cpu, job->txt.event, NULL);

@@ -377,41 +377,184 @@ static void copy_seq(char *dst, size_t len, struct trace_seq *s)
 	trace_seq_reset(s);
 }
 
+/* strlen(@src), and @src copied into @dst (@len bytes), cut short if it must. */
+static size_t copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (len) {
+		size_t k = n < len ? n : len - 1;
+
+		memcpy(dst, src, k);
+		dst[k] = '\0';
+	}
+	return n;
+}
+
 /*
- * The columns libtraceevent prints for @rec (latency, time, event, info)
- * into @txt; @time_raw gets the time exactly as report pads it. The
- * caller holds trace->tep_lock.
+ * The time column as report pads it for a clock in microseconds, without
+ * a printf (a search of the whole line prints millions of them): the time
+ * in microseconds, rounded to the nearest, as "S.UUUUUU" with the seconds
+ * right-aligned in 5 columns. Only over a second: below it libtraceevent
+ * versions differ (some print the microseconds alone, in 12 columns), and
+ * that is left to libtraceevent. Returns the length, or 0 when it cannot.
  */
-int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
-			  struct ns_event_text *txt, char *time_raw, size_t time_len)
+static size_t own_time(uint64_t ts, char *buf, size_t len)
+{
+	char digits[24];
+	uint64_t us, secs;
+	size_t n = 0, pad, i, at;
+	unsigned int frac;
+
+	if (ts > UINT64_MAX - 500)
+		return 0;
+	us = (ts + 500) / 1000;
+	if (us <= 1000000)
+		return 0;
+	secs = us / 1000000;
+	frac = (unsigned int)(us % 1000000);
+	do {
+		digits[n++] = (char)('0' + secs % 10);
+		secs /= 10;
+	} while (secs);
+	pad = n < 5 ? 5 - n : 0;
+	if (pad + n + 8 > len)
+		return 0;
+	memset(buf, ' ', pad);
+	for (i = 0; i < n; i++)
+		buf[pad + i] = digits[n - 1 - i];
+	at = pad + n;
+	buf[at++] = '.';
+	for (i = 6; i-- > 0; frac /= 10)
+		buf[at + i] = (char)('0' + frac % 10);
+	at += 6;
+	buf[at] = '\0';
+	return at;
+}
+
+/*
+ * tep_find_event_by_record(), through a small cache by type: libtraceevent
+ * keeps only the last event it found, and else searches all the trace's
+ * event formats, for each event printed. Under trace->tep_lock.
+ */
+static struct tep_event *find_event(struct ns_trace *trace, struct tep_record *rec)
+{
+	int type;
+	__typeof__(trace->event_cache[0]) *slot;
+
+	if (rec->size < 0)
+		return NULL;
+	type = tep_data_type(trace->tep, rec);
+	slot = &trace->event_cache[(unsigned int)type % NS_ARRAY_SIZE(trace->event_cache)];
+	if (!slot->event || slot->type != type) {
+		slot->event = tep_find_event(trace->tep, type);
+		slot->type = type;
+	}
+	return slot->event;
+}
+
+/* libtraceevent's time column of @rec (its tep_print_event() format for the clock). */
+/* format.c's one buffer for every event, kept (trace->tep_lock makes it ours), reset */
+static struct trace_seq *seq_of(struct ns_trace *trace)
+{
+	if (!trace->seq_ready) {
+		trace_seq_init(&trace->seq);
+		trace->seq_ready = true;
+	}
+	trace_seq_reset(&trace->seq);
+	return &trace->seq;
+}
+
+static size_t tep_time(struct ns_trace *trace, struct tep_record *rec, bool usecs, char *buf,
+		       size_t len)
+{
+	struct trace_seq *s = seq_of(trace);
+
+	tep_print_event(trace->tep, s, rec, usecs ? "%6.1000d" : "%12d", TEP_PRINT_TIME);
+	copy_seq(buf, len, s);
+	return strlen(buf);
+}
+
+/*
+ * Does own_time() print what libtraceevent prints, with this trace's tep?
+ * Asked once per trace, of @rec (an event libtraceevent knows) at its own
+ * time and at times that round up, round down, carry into the seconds and
+ * need more than 5 digits of seconds.
+ */
+static bool own_time_agrees(struct ns_trace *trace, const struct tep_record *rec)
+{
+	static const uint64_t probes[] = {
+		1000000500ull, 1000001499ull, 1999999499ull, 1999999500ull, 10171572790123ull,
+		99999999999500ull, 123456789012345678ull, 18446744073709551000ull,
+	};
+	struct tep_record r = *rec;
+	char own[32], lib[32];
+	size_t k;
+
+	for (k = 0; k <= NS_ARRAY_SIZE(probes); k++) {
+		r.ts = k < NS_ARRAY_SIZE(probes) ? probes[k] : rec->ts;
+		if (!own_time(r.ts, own, sizeof(own)))
+			continue;
+		tep_time(trace, &r, true, lib, sizeof(lib));
+		if (strcmp(own, lib))
+			return false;
+	}
+	return true;
+}
+
+/* ns_trace_time_text(), @known: libtraceevent knows @rec's event (else it prints no time) */
+static size_t time_text(struct ns_trace *trace, struct tep_record *rec, int slot, bool own,
+			bool known, char *buf, size_t len)
+{
+	bool usecs = ns_trace_cpu_in_usecs(trace, slot);
+	size_t n;
+
+	if (own && usecs && known && trace->own_time >= 0) {
+		if (!trace->own_time)
+			trace->own_time = own_time_agrees(trace, rec) ? 1 : -1;
+		if (trace->own_time > 0) {
+			n = own_time(rec->ts, buf, len);
+			if (n)
+				return n;
+		}
+	}
+	return tep_time(trace, rec, usecs, buf, len);
+}
+
+size_t ns_trace_time_text(struct ns_trace *trace, struct tep_record *rec, int slot, bool own,
+			  char *buf, size_t len)
+{
+	return time_text(trace, rec, slot, own, find_event(trace, rec) != NULL, buf, len);
+}
+
+/*
+ * The columns libtraceevent prints for @rec (latency if @latency, time,
+ * event, info) into @txt; @time_raw gets the time exactly as report pads
+ * it (NULL: no time, no latency). The caller holds trace->tep_lock.
+ */
+static int print_columns(struct ns_trace *trace, struct tep_record *rec, struct ns_event_text *txt,
+			 char *time_raw, size_t time_len, bool latency)
 {
 	struct tep_handle *tep = trace->tep;
-	struct trace_seq *s = &trace->seq;
+	struct trace_seq *s = seq_of(trace);
 	struct tep_event *event;
 	const char *p;
 	size_t n;
 
-	/* one buffer for every event, kept (the lock makes it ours) */
-	if (!trace->seq_ready) {
-		trace_seq_init(s);
-		trace->seq_ready = true;
-	}
-	trace_seq_reset(s);
+	event = find_event(trace, rec);
+	txt->latency[0] = '\0';
 	if (time_raw) {
-		tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
-		copy_seq(txt->latency, sizeof(txt->latency), s);
-
-		tep_print_event(tep, s, rec,
-				ns_trace_cpu_in_usecs(trace, txt->slot) ? "%6.1000d" : "%12d",
-				TEP_PRINT_TIME);
-		copy_seq(time_raw, time_len, s);
+		if (latency) {
+			tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
+			copy_seq(txt->latency, sizeof(txt->latency), s);
+		}
+		time_text(trace, rec, txt->slot, true, event != NULL, time_raw, time_len);
 		for (p = time_raw; *p == ' '; p++)
 			;
-		snprintf(txt->time, sizeof(txt->time), "%s", p);
+		copy_str(txt->time, sizeof(txt->time), p);
 	}
 
-	event = tep_find_event_by_record(tep, rec);
-	snprintf(txt->event, sizeof(txt->event), "%s", event ? event->name : "(NULL)");
+	copy_str(txt->event, sizeof(txt->event), event ? event->name : "(NULL)");
 
 	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(s);
@@ -432,10 +575,16 @@ int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 	return 0;
 }
 
-/* Fill @txt from @rec, event (cpu, idx) at @row. */
+int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
+			  struct ns_event_text *txt, char *time_raw, size_t time_len)
+{
+	return print_columns(trace, rec, txt, time_raw, time_len, true);
+}
+
+/* Fill @txt from @rec, event (cpu, idx) at @row (the latency flags if @latency). */
 static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
 			 struct tep_record *rec, struct ns_event_text *txt,
-			 char *time_raw, size_t time_len)
+			 char *time_raw, size_t time_len, bool latency)
 {
 	int ret;
 
@@ -443,8 +592,8 @@ static int format_record(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 	txt->pid = ns_trace_ev_pid(trace, cpu, idx);
 	txt->cpu = ns_trace_cpu_number(trace, cpu);
 	txt->slot = cpu;
-	snprintf(txt->comm, sizeof(txt->comm), "%s", row_comm(trace, cpu, idx, row, txt->pid));
-	ret = ns_trace_print_locked(trace, rec, txt, time_raw, time_len);
+	copy_str(txt->comm, sizeof(txt->comm), row_comm(trace, cpu, idx, row, txt->pid));
+	ret = print_columns(trace, rec, txt, time_raw, time_len, latency);
 	pthread_mutex_unlock(&trace->tep_lock);
 	txt->missed = ns_trace_missed_before(trace, cpu, idx);
 	return ret;
@@ -495,7 +644,8 @@ int ns_trace_format(struct ns_trace *trace, int cpu, uint64_t idx, struct ns_eve
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
 		return ns_trace_changed(trace) ? -ESTALE : -EIO;
-	ret = format_record(trace, cpu, idx, UINT64_MAX, rec, txt, time_raw, sizeof(time_raw));
+	ret = format_record(trace, cpu, idx, UINT64_MAX, rec, txt, time_raw, sizeof(time_raw),
+			    true);
 	ns_trace_read_done(trace, rec);
 	return ret;
 }
@@ -507,9 +657,124 @@ void ns_event_text_free(struct ns_event_text *txt)
 	txt->info_size = 0;
 }
 
+/* @v in decimal into @buf (at least 11 bytes), no terminator; returns the length. */
+static size_t utoa(unsigned int v, char *buf)
+{
+	char digits[12];
+	size_t n = 0, i;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = digits[n - 1 - i];
+	return n;
+}
+
+/*
+ * The event's line as report prints it, after @prefix, without the
+ * lost-events line or the newline: "%16s-%-5d [%03d]%s%s: %s: %*s%s" of the
+ * comm, pid, cpu, a blank for a microsecond clock, the time as report pads
+ * it, the event name padded to 20 and the info. Written out by hand, not by
+ * snprintf(): a search of the whole line makes millions of them.
+ * Into *@line, (re)allocated to *@size bytes.
+ */
+static int build_line(struct ns_trace *trace, const struct ns_event_text *txt,
+		      const char *time_raw, const char *prefix, char **line, size_t *size)
+{
+	size_t lp = strlen(prefix), lc = strlen(txt->comm), lt = strlen(time_raw);
+	size_t le = strlen(txt->event), li = strlen(txt->info ? txt->info : "");
+	bool usecs = ns_trace_cpu_in_usecs(trace, txt->slot);
+	char pid[16], cpu[16];
+	size_t lpid, lcpu, need, at = 0, pad;
+
+	/* the pid left-aligned in 5, the cpu zero-padded to 3 */
+	if (txt->pid >= 0 && txt->cpu >= 0) {
+		lpid = utoa((unsigned int)txt->pid, pid);
+		lcpu = utoa((unsigned int)txt->cpu, cpu);
+	} else {
+		lpid = (size_t)snprintf(pid, sizeof(pid), "%d", txt->pid);
+		lcpu = (size_t)snprintf(cpu, sizeof(cpu), "%03d", txt->cpu);
+	}
+	need = lp + (lc > 16 ? lc : 16) + 1 + (lpid > 5 ? lpid : 5) + 2 + (lcpu > 3 ? lcpu : 3) +
+	       1 + usecs + lt + 2 + le + 2 + (le < 20 ? 20 - le : 0) + li + 1;
+	if (!*line || *size < need) {
+		char *p = realloc(*line, need + 64);
+
+		if (!p)
+			return -ENOMEM;
+		*line = p;
+		*size = need + 64;
+	}
+#define PUT(src, n)	do { memcpy(*line + at, (src), (n)); at += (n); } while (0)
+#define PAD(c, n)	do { memset(*line + at, (c), (n)); at += (n); } while (0)
+	PUT(prefix, lp);
+	PAD(' ', lc < 16 ? 16 - lc : 0);
+	PUT(txt->comm, lc);
+	PUT("-", 1);
+	PUT(pid, lpid);
+	PAD(' ', lpid < 5 ? 5 - lpid : 0);
+	PUT(" [", 2);
+	pad = lcpu < 3 && txt->cpu >= 0 ? 3 - lcpu : 0;
+	PAD('0', pad);
+	PUT(cpu, lcpu);
+	PUT("]", 1);
+	if (usecs)
+		PUT(" ", 1);
+	PUT(time_raw, lt);
+	PUT(": ", 2);
+	PUT(txt->event, le);
+	PUT(": ", 2);
+	PAD(' ', le < 20 ? 20 - le : 0);
+	PUT(txt->info ? txt->info : "", li);
+#undef PUT
+#undef PAD
+	(*line)[at] = '\0';
+	return 0;
+}
+
+/*
+ * Append to @tb the lines report prints for an event: in a file with
+ * instances (or read with others, @prefix), the stream's prefix comes
+ * first, before the lost-events line if there is one, then the event's
+ * line, built in *@line (*@size bytes).
+ */
+static int export_line(struct ns_trace *trace, struct ns_textbuf *tb,
+		       const struct ns_event_text *txt, const char *time_raw, const char *prefix,
+		       char **line, size_t *size)
+{
+	char head[NS_TRACE_PREFIX_LEN + 64];
+	const char *h = prefix;
+	size_t n;
+	int ret;
+
+	if (txt->missed > 0) {
+		snprintf(head, sizeof(head), "%sCPU:%d [%lld EVENTS DROPPED]\n", prefix, txt->cpu,
+			 txt->missed);
+		h = head;
+	} else if (txt->missed < 0) {
+		snprintf(head, sizeof(head), "%sCPU:%d [EVENTS DROPPED]\n", prefix, txt->cpu);
+		h = head;
+	}
+	ret = build_line(trace, txt, time_raw, h, line, size);
+	if (ret)
+		return ret;
+	n = strlen(*line);
+	if (NS_GROW(tb->p, tb->cap, tb->len + n + 1))
+		return -ENOMEM;
+	memcpy(tb->p + tb->len, *line, n);
+	tb->len += n;
+	tb->p[tb->len++] = '\n';
+	return 0;
+}
+
+static int format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+		       struct ns_event_text *txt, char **line, size_t *size, bool latency);
+
 /* Several files: the file's line after its stream's name, as report -i A -i B. */
 static int multi_format_line(struct ns_trace *trace, int cpu, uint64_t idx,
-			     struct ns_event_text *txt, char **line, size_t *size)
+			     struct ns_event_text *txt, char **line, size_t *size, bool latency)
 {
 	int slot = cpu, ret, n;
 	struct ns_trace *sub = ns_multi_slot(trace, &cpu);
@@ -518,7 +783,7 @@ static int multi_format_line(struct ns_trace *trace, int cpu, uint64_t idx,
 
 	if (!sub)
 		return -ENOENT;
-	ret = ns_trace_format_line(sub, cpu, idx, UINT64_MAX, txt, line, size);
+	ret = format_line(sub, cpu, idx, UINT64_MAX, txt, line, size, latency);
 	txt->slot = slot;
 	if (ret || !line)
 		return ret;
@@ -538,43 +803,36 @@ static int multi_format_line(struct ns_trace *trace, int cpu, uint64_t idx,
 	return 0;
 }
 
-int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
-			 struct ns_event_text *txt, char **line, size_t *size)
+static int format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+		       struct ns_event_text *txt, char **line, size_t *size, bool latency)
 {
 	struct tep_record *rec;
 	char time_raw[32], prefix[NS_TRACE_PREFIX_LEN];
-	size_t len;
-	int ret, n;
+	int ret;
 
 	if (trace->multi)
-		return multi_format_line(trace, cpu, idx, txt, line, size);
+		return multi_format_line(trace, cpu, idx, txt, line, size, latency);
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)
 		return ns_trace_changed(trace) ? -ESTALE : -EIO;
-	ret = format_record(trace, cpu, idx, row, rec, txt, time_raw, sizeof(time_raw));
+	ret = format_record(trace, cpu, idx, row, rec, txt, time_raw, sizeof(time_raw), latency);
 	ns_trace_read_done(trace, rec);
 	if (ret || !line)
 		return ret;
-	len = strlen(txt->event);
 	ns_trace_line_prefix(trace, cpu, prefix, sizeof(prefix));
-	/* export_line()'s event line, without the lost-events line or the newline */
-	for (;;) {
-		n = snprintf(*line, *line ? *size : 0, "%s%16s-%-5d [%03d]%s%s: %s: %*s%s", prefix,
-			     txt->comm, txt->pid, txt->cpu,
-			     ns_trace_cpu_in_usecs(trace, cpu) ? " " : "", time_raw,
-			     txt->event, len < 20 ? (int)(20 - len) : 0, "", txt->info);
-		if (n < 0)
-			return -EIO;
-		if (*line && (size_t)n < *size)
-			return 0;
-		free(*line);
-		*size = (size_t)n + 64;
-		*line = malloc(*size);
-		if (!*line) {
-			*size = 0;
-			return -ENOMEM;
-		}
-	}
+	return build_line(trace, txt, time_raw, prefix, line, size);
+}
+
+int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			 struct ns_event_text *txt, char **line, size_t *size)
+{
+	return format_line(trace, cpu, idx, row, txt, line, size, true);
+}
+
+int ns_trace_match_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
+			struct ns_event_text *txt, char **line, size_t *size)
+{
+	return format_line(trace, cpu, idx, row, txt, line, size, false);
 }
 
 /*
@@ -633,7 +891,9 @@ struct ns_export {
 	const void *arg;
 	struct namer nm;
 	struct ns_event_text txt;
-	struct ns_textbuf line;		/* ns_export_print()'s */
+	char *line;			/* export_line()'s */
+	size_t line_size;
+	struct ns_textbuf out;		/* ns_export_print()'s */
 	uint64_t row, end;		/* the row of pos[i], the end */
 	size_t i, got;
 	struct ns_pos pos[1024];
@@ -680,182 +940,35 @@ int ns_export_peek(struct ns_export *x, int *cpu, uint64_t *ts)
 	return 1;
 }
 
-/* Room for @n more bytes in @tb. */
-static int tb_room(struct ns_textbuf *tb, size_t n)
-{
-	return NS_GROW(tb->p, tb->cap, tb->len + n);
-}
-
-/* Append @n bytes of @s (room made before). */
-static inline void tb_put(struct ns_textbuf *tb, const char *s, size_t n)
-{
-	memcpy(tb->p + tb->len, s, n);
-	tb->len += n;
-}
-
-static inline void tb_pad(struct ns_textbuf *tb, char c, size_t n)
-{
-	memset(tb->p + tb->len, c, n);
-	tb->len += n;
-}
-
-/* The decimal digits of @v into the end of @buf[24]: the first digit. */
-static char *digits(unsigned long long v, char *end)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
-
-/*
- * Report's event line, "%16s-%-5d [%03d]%s%s: %s: %*s%s\n" with its time
- * column as libtraceevent's TEP_PRINT_TIME prints it ("%6.1000d": the
- * microseconds rounded, "%5llu.%06llu"; "%12d": the raw count, "%12llu"),
- * written by hand: the printf()s were most of an export's time. The info
- * column is libtraceevent's, in @info (@info_len bytes).
- */
-static int put_event_line(struct ns_textbuf *tb, const char *comm, int pid, int cpu,
-			  bool in_usecs, unsigned long long ts, const char *event,
-			  const char *info, size_t info_len)
-{
-	size_t comm_len = strlen(comm), ev_len = strlen(event), tn;
-	char num[24], *d, *end = num + sizeof(num), tm[48], *t = tm;
-	size_t n;
-
-	/* the time column, after the space report puts before microseconds */
-	if (in_usecs) {
-		unsigned long long us = (ts + 500) / 1000;
-
-		*t++ = ' ';
-		d = digits(us / 1000000, end);
-		n = (size_t)(end - d);
-		for (; n < 5; n++)
-			*t++ = ' ';
-		t = mempcpy(t, d, (size_t)(end - d));
-		*t++ = '.';
-		d = digits(us % 1000000, end);
-		for (n = (size_t)(end - d); n < 6; n++)
-			*t++ = '0';
-		t = mempcpy(t, d, (size_t)(end - d));
-	} else {
-		d = digits(ts, end);
-		for (n = (size_t)(end - d); n < 12; n++)
-			*t++ = ' ';
-		t = mempcpy(t, d, (size_t)(end - d));
-	}
-	tn = (size_t)(t - tm);
-	if (pid < 0 || cpu < 0)	/* not what a trace holds: printf() says it as report */
-		goto slow;
-	if (tb_room(tb, comm_len + ev_len + info_len + tn + 64))
-		return -ENOMEM;
-	if (comm_len < 16)
-		tb_pad(tb, ' ', 16 - comm_len);
-	tb_put(tb, comm, comm_len);
-	tb->p[tb->len++] = '-';
-	d = digits((unsigned)pid, end);
-	n = (size_t)(end - d);
-	tb_put(tb, d, n);
-	if (n < 5)
-		tb_pad(tb, ' ', 5 - n);
-	tb_put(tb, " [", 2);
-	d = digits((unsigned)cpu, end);
-	n = (size_t)(end - d);
-	if (n < 3)
-		tb_pad(tb, '0', 3 - n);
-	tb_put(tb, d, n);
-	tb->p[tb->len++] = ']';
-	tb_put(tb, tm, tn);
-	tb_put(tb, ": ", 2);
-	tb_put(tb, event, ev_len);
-	tb_put(tb, ": ", 2);
-	if (ev_len < 20)
-		tb_pad(tb, ' ', 20 - ev_len);
-	tb_put(tb, info, info_len);
-	tb->p[tb->len++] = '\n';
-	return 0;
-slow:
-	for (;;) {
-		int w = snprintf(tb->p ? tb->p + tb->len : NULL, tb->cap - tb->len,
-				 "%16s-%-5d [%03d]%.*s: %s: %*s%.*s\n", comm, pid, cpu, (int)tn, tm,
-				 event, ev_len < 20 ? (int)(20 - ev_len) : 0, "", (int)info_len, info);
-
-		if (w < 0)
-			return -EIO;
-		if ((size_t)w < tb->cap - tb->len) {
-			tb->len += (size_t)w;
-			return 0;
-		}
-		if (tb_room(tb, (size_t)w + 1))
-			return -ENOMEM;
-	}
-}
-
 /*
  * Append the row ns_export_peek() gave to @tb as report prints it, after
- * @prefix (NULL: the file's own), and go past it. In a file with
- * instances (or read with others, @prefix) the stream's prefix comes
- * first, before the lost-events line if there is one.
+ * @prefix (NULL: the file's own), and go past it.
  */
 int ns_export_line(struct ns_export *x, struct ns_textbuf *tb, const char *prefix)
 {
 	struct ns_trace *trace = x->trace;
 	struct ns_pos pos = x->pos[x->i];
-	struct ns_event_text *txt = &x->txt;
-	char own[NS_TRACE_PREFIX_LEN];
-	struct trace_seq *s = &trace->seq;
+	char time_raw[32], own[NS_TRACE_PREFIX_LEN];
 	struct tep_record *rec;
-	struct tep_event *event;
-	long long missed;
-	size_t n;
-	int ret, cpu;
+	int ret;
 
 	rec = ns_trace_read(trace, pos.cpu, pos.idx);
 	if (!rec)
 		return ns_trace_changed(trace) ? -ESTALE : -EIO;
-	if (!prefix) {
-		ns_trace_line_prefix(trace, pos.cpu, own, sizeof(own));
-		prefix = own;
-	}
-	n = strlen(prefix);
-	if (tb_room(tb, n + 64)) {
-		ns_trace_read_done(trace, rec);
-		return -ENOMEM;
-	}
-	tb_put(tb, prefix, n);
-	cpu = ns_trace_cpu_number(trace, pos.cpu);
-	missed = ns_trace_missed_before(trace, pos.cpu, pos.idx);
-	if (missed > 0)
-		tb->len += (size_t)sprintf(tb->p + tb->len, "CPU:%d [%lld EVENTS DROPPED]\n", cpu,
-					   missed);
-	else if (missed < 0)
-		tb->len += (size_t)sprintf(tb->p + tb->len, "CPU:%d [EVENTS DROPPED]\n", cpu);
-
-	pthread_mutex_lock(&trace->tep_lock);
-	txt->pid = ns_trace_ev_pid(trace, pos.cpu, pos.idx);
-	snprintf(txt->comm, sizeof(txt->comm), "%s",
-		 row_comm(trace, pos.cpu, pos.idx, x->row, txt->pid));
+	ret = format_record(trace, pos.cpu, pos.idx, x->row, rec, &x->txt, time_raw,
+			    sizeof(time_raw), false);
 	if (x->shown) {
-		namer_comm(trace, &x->nm, txt);
+		namer_comm(trace, &x->nm, &x->txt);
 		namer_learn(trace, &x->nm, rec);
 	}
-	if (!trace->seq_ready) {
-		trace_seq_init(s);
-		trace->seq_ready = true;
-	}
-	trace_seq_reset(s);
-	event = tep_find_event_by_record(trace->tep, rec);
-	tep_print_event(trace->tep, s, rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(s);
-	n = s->len;
-	/* report drops one trailing newline from the line */
-	if (n && s->buffer[n - 1] == '\n')
-		n--;
-	ret = put_event_line(tb, txt->comm, txt->pid, cpu, ns_trace_cpu_in_usecs(trace, pos.cpu),
-			     rec->ts, event ? event->name : "(NULL)", s->buffer, n);
-	pthread_mutex_unlock(&trace->tep_lock);
 	ns_trace_read_done(trace, rec);
+	if (ret)
+		return ret;
+	if (!prefix) {
+		ns_trace_line_prefix(trace, x->txt.slot, own, sizeof(own));
+		prefix = own;
+	}
+	ret = export_line(trace, tb, &x->txt, time_raw, prefix, &x->line, &x->line_size);
 	if (ret)
 		return ret;
 	x->i++;
@@ -868,9 +981,9 @@ int ns_export_print(struct ns_export *x, FILE *out, const char *prefix)
 {
 	int ret;
 
-	x->line.len = 0;
-	ret = ns_export_line(x, &x->line, prefix);
-	if (!ret && fwrite(x->line.p, 1, x->line.len, out) != x->line.len)
+	x->out.len = 0;
+	ret = ns_export_line(x, &x->out, prefix);
+	if (!ret && fwrite(x->out.p, 1, x->out.len, out) != x->out.len)
 		ret = -EIO;
 	return ret;
 }
@@ -880,7 +993,8 @@ void ns_export_end(struct ns_export *x)
 	if (!x)
 		return;
 	free(x->nm.known);
-	free(x->line.p);
+	free(x->line);
+	free(x->out.p);
 	ns_event_text_free(&x->txt);
 	free(x);
 }

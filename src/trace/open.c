@@ -552,6 +552,7 @@ static int attach(struct ns_trace *trace)
 	ns_trace_set_ts_offset(trace, handle);
 	trace->handle = handle;
 	trace->tep = tracecmd_get_tep(trace->handle);
+	memset(trace->event_cache, 0, sizeof(trace->event_cache));
 	trace->page_size = tracecmd_page_size(trace->handle);
 	trace->in_usecs = clock_in_usecs(trace->handle);
 	trace->compressed = tracecmd_get_flags(trace->handle) & NS_TRACECMD_FL_COMPRESSION;

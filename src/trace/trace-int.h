@@ -291,6 +291,13 @@ struct ns_trace {
 	_Atomic uint8_t handle_types[NS_EV_TYPE_MAP];	/* format.c's ns_trace_needs_handle() */
 	struct trace_seq seq;		/* format.c's buffer, under tep_lock */
 	bool seq_ready;
+	/* format.c's own time printer: 0 not checked yet, 1 agrees with libtraceevent, -1 not */
+	int8_t own_time;
+	/* format.c's find_event(): the tep's events by type, cleared when the tep is replaced */
+	struct {
+		int type;
+		struct tep_event *event;
+	} event_cache[64];
 	atomic_int nr_readers_in_use;	/* struct ns_trace_reader in use */
 	bool forked;			/* a child's copy: reopen the handle first */
 	atomic_bool changed;		/* the file changed under us: ns_trace_changed() */
@@ -467,5 +474,13 @@ void ns_export_end(struct ns_export *x);
 int ns_trace_report_cpus(const struct ns_trace *trace);
 int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 			  struct ns_event_text *txt, char *time_raw, size_t time_len);
+/*
+ * The time column of @rec (event slot @slot) as report pads it, into @buf;
+ * @own false: by libtraceevent alone, else by format.c's own printer where
+ * it agrees with libtraceevent (trace->own_time). The caller holds
+ * trace->tep_lock. Returns the length.
+ */
+size_t ns_trace_time_text(struct ns_trace *trace, struct tep_record *rec, int slot, bool own,
+			  char *buf, size_t len);
 
 #endif
