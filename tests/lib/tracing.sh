@@ -29,8 +29,8 @@ tracing_require() {
 
 tracing_state() {
 	local f
-	for f in tracing_on buffer_size_kb trace_clock current_tracer set_event \
-		per_cpu/cpu*/buffer_size_kb; do
+	for f in tracing_on buffer_size_kb buffer_subbuf_size_kb trace_clock current_tracer \
+		set_event per_cpu/cpu*/buffer_size_kb; do
 		echo "$f: $(cat "$T/$f" 2>&1)"
 	done
 	echo "instances: $(ls "$T/instances")"
