@@ -1352,7 +1352,7 @@ struct live_view {
 static int live_write(struct live_view *lv, const char *path, bool quick, char *err,
 		      size_t err_len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 
 	if (fd < 0) {
 		snprintf(err, err_len, "cannot create %s: %s", path, strerror(errno));

@@ -171,6 +171,78 @@ else
 fi
 tracing_same_state "after -e -C -b"
 
+# --subbuf-size KB: the ring buffer's sub-buffers, and so the file's pages,
+# that big while recording, the size put back afterwards. Some kernels lock
+# buffer_subbuf_size_kb down (this machine's refuses the write with EPERM):
+# then one line naming the file and the errno, exit 1, no file, the state
+# untouched. Whether the kernel refuses, the test asks it first itself (the
+# size put straight back), then expects that of nurseshark.
+sub=$T/buffer_subbuf_size_kb
+mkdir "$tmp/sb"
+# the file's page size is the top instance's sub-buffer size: -B alone is refused
+rec "$tmp/sb/t.dat" --subbuf-size 16 -B ns-sb-$$ -e sched -- true
+if [ "$rc" = 2 ] && grep -q -- '--subbuf-size needs the top instance recorded' "$err" &&
+	[ -z "$(ls -A "$tmp/sb")" ]; then
+	pass "--subbuf-size with only -B: a usage error ($(cat "$err"))"
+else
+	fail "--subbuf-size with only -B: exit $rc, $(head -c 300 "$err")"
+fi
+tracing_same_state "after --subbuf-size with only -B"
+if [ ! -e "$sub" ]; then
+	rec "$tmp/sb/t.dat" --subbuf-size 16 -- true
+	one_line_error "--subbuf-size, no $sub" "this kernel has no $sub"
+	no_files "$tmp/sb" "--subbuf-size, no $sub"
+	tracing_same_state "after --subbuf-size without the file"
+else
+	sub_was=$(cat "$sub")
+	sub_err=$( (echo 16 >"$sub") 2>&1)
+	sub_rc=$?
+	[ "$sub_rc" = 0 ] && echo "$sub_was" >"$sub"
+	rec "$tmp/sb/t.dat" --subbuf-size 16 -- sh -c "echo $mark-sb > $T/trace_marker"
+	if [ "$sub_rc" != 0 ]; then
+		# "write error: Operation not permitted": the errno's text, its name from ours
+		why=${sub_err##*: }
+		one_line_error "--subbuf-size 16, which the kernel refuses ($why)" \
+			"record: cannot set the sub-buffer size: writing 16 to $sub: $why ([A-Z]*)\$"
+		no_files "$tmp/sb" "--subbuf-size refused"
+		if [ "$(cat "$sub")" = "$sub_was" ]; then
+			pass "--subbuf-size refused: $sub is still $sub_was"
+		else
+			fail "--subbuf-size refused: $sub is now $(cat "$sub"), was $sub_was"
+		fi
+		tracing_same_state "after --subbuf-size refused"
+		skip "a big-page trace (trace-cmd report reads it, equal to --export): not recorded, the kernel refuses $sub ($why)"
+	elif [ "$rc" = 0 ]; then
+		page=$(trace-cmd dump --summary "$tmp/sb/t.dat" 2>/dev/null |
+			sed -nE 's/^\s*([0-9]+)\s*\[Page size, bytes\]/\1/p')
+		if [ "$page" = 16384 ]; then
+			pass "--subbuf-size 16: the file's pages are 16 KiB"
+		else
+			fail "--subbuf-size 16: the file's page size is '$page'"
+		fi
+		if trace-cmd report "$tmp/sb/t.dat" >"$tmp/sb.report" 2>"$tmp/sb.rerr" &&
+			grep -q "print: .*tracing_mark_write: $mark-sb\$" "$tmp/sb.report"; then
+			pass "--subbuf-size 16: trace-cmd report reads the file, marker and all"
+		else
+			fail "--subbuf-size 16: report: $(head -c 300 "$tmp/sb.rerr")"
+		fi
+		if "$bin" --export "$tmp/sb/t.dat" >"$tmp/sb.export" 2>"$tmp/sb.xerr" &&
+			cmp -s "$tmp/sb.export" "$tmp/sb.report"; then
+			pass "--subbuf-size 16: --export of the file equals trace-cmd report"
+		else
+			fail "--subbuf-size 16: --export differs: $(diff "$tmp/sb.export" "$tmp/sb.report" | head -3)"
+		fi
+		if [ "$(cat "$sub")" = "$sub_was" ]; then
+			pass "--subbuf-size 16: $sub is $sub_was again"
+		else
+			fail "--subbuf-size 16: $sub is now $(cat "$sub"), was $sub_was"
+		fi
+		tracing_same_state "after --subbuf-size"
+	else
+		fail "--subbuf-size 16, which the kernel takes: exit $rc, $(head -c 300 "$err")"
+	fi
+fi
+
 # -e all: every event the kernel has (a small buffer: it is a lot).
 mkdir "$tmp/all"
 rec "$tmp/all/t.dat" -e all -b 256 -- sh -c "echo $mark-all > $T/trace_marker; ls /usr >/dev/null"

@@ -87,7 +87,7 @@ void ns_record_live_stats(struct ns_record_live *live, struct ns_record_live_sta
 
 /**
  * ns_record_live_write - what is held, as a trace.dat v7
- * @fd: an open, empty file; closed here
+ * @fd: an open, empty file, readable too (its header is read back); closed here
  * @quick: for a frame of the screen: uncompressed, without kallsyms;
  *	else (:save) as nurseshark record writes it
  *

@@ -9,10 +9,18 @@
  * into a trace.dat v7, laid out the way `trace-cmd record` lays it out:
  * write_headers, the clock/uname/version/traceid/CPU-stats options, the
  * cmdlines, the CPU count, then one flyrecord buffer per instance.
+ * A page of the file is a sub-buffer of the ring buffer: the system's page
+ * unless --subbuf-size made it bigger. libtracecmd's writer (3.1.6) puts
+ * the top instance's sub-buffer size in the file's header (it reads the
+ * kernel's events/header_page; getpagesize() without one) and aligns each
+ * CPU's data to it: so --subbuf-size needs the top instance recorded
+ * (record.c), and the header is read back after writing, to check that it
+ * says the size of the pages written.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +73,7 @@ static int write_all(int fd, const void *data, size_t len)
  */
 int ns_rec_open_cpus(struct ns_rec_buffer *buf, const char *tmp_prefix, char *err, size_t errlen)
 {
-	int page = getpagesize();
+	int page = buf->page_size ? buf->page_size : getpagesize();
 
 	buf->cpus = calloc((size_t)buf->ncpus, sizeof(*buf->cpus));
 	if (!buf->cpus) {
@@ -77,6 +85,7 @@ int ns_rec_open_cpus(struct ns_rec_buffer *buf, const char *tmp_prefix, char *er
 		char name[64], *path;
 
 		c->rfd = c->wfd = -1;
+		c->page_size = page;
 		snprintf(name, sizeof(name), "per_cpu/cpu%d/trace_pipe_raw", cpu);
 		path = tracefs_instance_get_file(buf->inst, name);
 		c->rfd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
@@ -297,10 +306,9 @@ void ns_rec_mem_trim(struct ns_rec_buffer *bufs, int nbufs, unsigned long long k
  */
 int ns_rec_mem_dump(struct ns_rec_buffer *buf, char *err, size_t errlen)
 {
-	int page = getpagesize();
-
 	for (int cpu = 0; cpu < buf->ncpus; cpu++) {
 		struct ns_rec_cpu *c = &buf->cpus[cpu];
+		int page = c->page_size;
 		struct ns_rec_mem *m = c->mem;
 		void **list;
 		size_t n;
@@ -345,7 +353,7 @@ int ns_rec_mem_dump(struct ns_rec_buffer *buf, char *err, size_t errlen)
  */
 int ns_rec_drain_cpu(struct ns_rec_cpu *c, int cpu, bool flush, char *err, size_t errlen)
 {
-	int page = getpagesize();
+	int page = c->page_size;
 	bool partial_done = false;
 
 	for (int pass = 0; pass < (flush ? 2 : 1); pass++) {
@@ -622,11 +630,39 @@ static void remove_frozen_dir(struct ns_rec_buffer *buf)
 	buf->frozen = NULL;
 }
 
+/*
+ * The page size the file's header says (v7: after the magic, "7", the
+ * endianness and the size of a long; in the host's order, as written) is
+ * that of the pages written. 0, or -1 with @err set.
+ */
+static int check_page_size(int fd, const struct ns_rec_buffer *bufs, int nbufs, char *err,
+			   size_t errlen)
+{
+	uint32_t said;
+
+	if (fd < 0 || pread(fd, &said, sizeof(said), 14) != (ssize_t)sizeof(said)) {
+		snprintf(err, errlen, "cannot read back the trace.dat's page size: %s",
+			 fd < 0 ? strerror(EBADF) : strerror(errno ? errno : EIO));
+		return -1;
+	}
+	for (int b = 0; b < nbufs; b++) {
+		if (bufs[b].ncpus && (int)said != bufs[b].cpus[0].page_size) {
+			snprintf(err, errlen, "libtracecmd wrote a page size of %u bytes, the "
+				 "sub-buffers of %s are %d bytes", said,
+				 bufs[b].name ? bufs[b].name : "the top instance",
+				 bufs[b].cpus[0].page_size);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /**
  * ns_rec_write_file - write the recorded buffers as a trace.dat v7 to @fd
  * @bufs: the buffers, the top instance first if it was recorded
  * @nbufs: their number
- * @fd: the open, empty output file; closed here
+ * @fd: the open, empty output file, readable too (the page size in its
+ *	header is read back); closed here
  * @version: what the VERSION option says wrote the file
  * @quick: for the live screen's next frame: no compression and no kallsyms
  *	(which cost more than the events: a frame only shows tasks and events)
@@ -644,9 +680,10 @@ int ns_rec_write_file(struct ns_rec_buffer *bufs, int nbufs, int fd, const char 
 	struct utsname u;
 	char text[512];
 	const char *what = "the headers";
-	int ret = -1;
+	int ret = -1, check_fd;
 
 	errno = 0;
+	check_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	out = tracecmd_output_create_fd(fd);
 	if (!out) {
 		snprintf(err, errlen, "cannot start the trace.dat: %s", strerror(errno));
@@ -730,7 +767,11 @@ fail:
 		 errno ? strerror(errno) : "libtracecmd failed");
 out:
 	tracecmd_output_close(out);
+	if (!ret && check_page_size(check_fd, bufs, nbufs, err, errlen))
+		ret = -1;
 out_list:
+	if (check_fd >= 0)
+		close(check_fd);
 	while (list) {
 		struct tracecmd_event_list *next = list->next;
 

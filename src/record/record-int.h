@@ -68,6 +68,7 @@ struct ns_rec_cpu {
 	unsigned long long lost_start;	/* overrun + dropped when recording started */
 	unsigned long long lost;	/* since then */
 	char *stats;			/* per_cpu/cpuN/stats when recording stopped */
+	int page_size;			/* a sub-buffer's bytes: the file's page size */
 	void *page;			/* one sub-buffer read */
 	struct kbuffer *kbuf;		/* to count its events */
 	struct ns_rec_mem *mem;		/* live: the pages are held here, not in the file */
@@ -101,6 +102,7 @@ struct ns_rec_saved {
 	ssize_t *kb;		/* per-CPU buffer sizes, or NULL when -b was not given */
 	int tracing_on;
 	char *tracer;		/* current_tracer when it was not "nop", else NULL */
+	long subbuf_kb;		/* buffer_subbuf_size_kb, when --subbuf-size was given; else 0 */
 };
 
 struct ns_rec_buffer {
@@ -111,6 +113,8 @@ struct ns_rec_buffer {
 	char **events;			/* what they match: "system/event" */
 	bool all;
 	long kb;			/* -b, or 0 */
+	long subbuf_kb;			/* --subbuf-size, or 0 */
+	int page_size;			/* a sub-buffer's bytes while recording (ns_rec_setup) */
 	char *clock;			/* -C, or NULL */
 	char *clock_text;		/* trace_clock while recording */
 	char *clock_name;		/* the clock in its brackets */
@@ -121,6 +125,8 @@ struct ns_rec_buffer {
 };
 
 /* state.c */
+/* tracefs's file of the sub-buffer size (Linux 6.8 on) */
+#define NS_REC_SUBBUF_FILE "buffer_subbuf_size_kb"
 int ns_rec_resolve_events(struct ns_rec_buffer *buf, char *err, size_t errlen);
 int ns_rec_save_state(struct ns_rec_buffer *buf, char *err, size_t errlen);
 int ns_rec_setup(struct ns_rec_buffer *buf, char *err, size_t errlen);

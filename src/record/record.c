@@ -108,7 +108,7 @@ static void test_stage(const char *want, const char *stage)
 }
 
 enum { OPT_DURATION = 256, OPT_NO_VIEW, OPT_EXPORT, OPT_SNAPSHOT, OPT_KEYS, OPT_KEEP,
-       OPT_TEST_STAGE };
+       OPT_SUBBUF_SIZE, OPT_TEST_STAGE };
 
 static const struct option record_options[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -122,6 +122,7 @@ static const struct option record_options[] = {
 	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 	{ "keys", required_argument, NULL, OPT_KEYS },
 	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "subbuf-size", required_argument, NULL, OPT_SUBBUF_SIZE },
 	/* for tests/recordstop.sh only: not in the usage */
 	{ "test-record-stage", required_argument, NULL, OPT_TEST_STAGE },
 	{ "help", no_argument, NULL, 'h' },
@@ -129,13 +130,15 @@ static const struct option record_options[] = {
 };
 
 static const char usage_text[] =
-	"usage: nurseshark record [-e EVENT]... [-b KB] [-C CLOCK]\n"
+	"usage: nurseshark record [-e EVENT]... [-b KB] [-C CLOCK] [--subbuf-size KB]\n"
 	"         [-B BUFFER [-e EVENT]...] [-o FILE] [--duration SECONDS] [--no-view]\n"
 	"         [-- COMMAND ARGS...]\n"
 	"  -e, --event EVENT      all, SYSTEM, SYSTEM:EVENT or SYSTEM/EVENT (globs);\n"
 	"                         default sched and irq\n"
 	"  -b, --buffer-size KB   per-CPU ring buffer size in KiB while recording\n"
 	"  -C, --clock CLOCK      trace clock while recording (see trace_clock)\n"
+	"  --subbuf-size KB       ring buffer sub-buffer (the file's page) size in\n"
+	"                         KiB while recording (buffer_subbuf_size_kb)\n"
 	"  -B, --buffer BUFFER    record the instance BUFFER too; the -e, -b, -C\n"
 	"                         after it are its own\n"
 	"  -o, --output FILE      default trace.dat; replaces only a trace.dat\n"
@@ -151,9 +154,9 @@ static const char live_usage_text[] =
 	"       nurseshark live [OPTIONS] --duration SECONDS\n"
 	"         (--export | --snapshot COLSxROWS [--keys KEYS]) [-- COMMAND ARGS...]\n"
 	"Shows the running kernel's events as they arrive (options as for\n"
-	"nurseshark record): the window follows the newest; Space pauses the\n"
-	"screen (not the recording), G or End follows again, :save FILE writes\n"
-	"what is held as a trace.dat, q stops.\n"
+	"nurseshark record but --subbuf-size): the window follows the newest;\n"
+	"Space pauses the screen (not the recording), G or End follows again,\n"
+	":save FILE writes what is held as a trace.dat, q stops.\n"
 	"  --keep EVENTS          hold the newest EVENTS events (default "
 	NS_LIVE_KEEP_TEXT "),\n"
 	"  --keep SECONDSs        or those of the last SECONDS (10s); the oldest go\n"
@@ -180,6 +183,7 @@ struct record {
 	const char *output;
 	bool output_set;
 	double duration;
+	long subbuf_kb;		/* --subbuf-size, for every buffer recorded */
 	bool view;
 	char **command;
 	char *tmp_path;		/* the trace.dat being written, beside the output */
@@ -247,6 +251,11 @@ static int parse_args(struct record *r, int argc, char **argv)
 				return usage_error(r, "-b wants a size in KiB, not", optarg);
 			if (!cur->name)
 				top_used = true;
+			break;
+		case OPT_SUBBUF_SIZE:
+			r->subbuf_kb = strtol(optarg, &end, 10);
+			if (end == optarg || *end || r->subbuf_kb < 1 || r->subbuf_kb > 1024 * 1024)
+				return usage_error(r, "--subbuf-size wants a size in KiB, not", optarg);
 			break;
 		case OPT_TEST_STAGE:
 			r->test_stage = optarg;
@@ -322,6 +331,10 @@ static int parse_args(struct record *r, int argc, char **argv)
 			"--snapshot COLSxROWS, and these with --duration\n");
 		return 2;
 	}
+	if (r->live && r->subbuf_kb) {
+		fprintf(stderr, "nurseshark: live: --subbuf-size is for nurseshark record\n");
+		return 2;
+	}
 	if (r->live && r->output_set) {
 		fprintf(stderr, "nurseshark: live: no -o: :save FILE in the live screen writes "
 			"what it holds\n");
@@ -342,7 +355,17 @@ static int parse_args(struct record *r, int argc, char **argv)
 		memmove(&r->bufs[0], &r->bufs[1], sizeof(*r->bufs) * (size_t)(r->nbufs - 1));
 		r->nbufs--;
 	}
+	/*
+	 * The file's page size is the top instance's sub-buffer size, which
+	 * libtracecmd's writer reads from events/header_page (output.c).
+	 */
+	if (r->subbuf_kb && r->bufs[0].name) {
+		fprintf(stderr, "nurseshark: %s: --subbuf-size needs the top instance recorded "
+			"too (an -e before -B): the file's pages are its sub-buffers\n", r->cmd);
+		return 2;
+	}
 	for (int b = 0; b < r->nbufs; b++) {
+		r->bufs[b].subbuf_kb = r->subbuf_kb;
 		if (!r->bufs[b].specs) {
 			r->bufs[b].specs = tracefs_list_add(NULL, "sched");
 			r->bufs[b].specs = tracefs_list_add(r->bufs[b].specs, "irq");
@@ -754,7 +777,7 @@ void ns_record_live_stats(struct ns_record_live *live, struct ns_record_live_sta
 			pthread_mutex_lock(&c->mem->lock);
 			st->held += c->mem->events;
 			st->trimmed += c->mem->trimmed;
-			st->held_bytes += (unsigned long long)c->mem->n * (unsigned long long)getpagesize();
+			st->held_bytes += (unsigned long long)c->mem->n * (unsigned long long)c->page_size;
 			pthread_mutex_unlock(&c->mem->lock);
 		}
 	}
@@ -986,6 +1009,11 @@ static int record_main(int argc, char **argv, bool live, const struct ns_record_
 	}
 	if (check_tracefs(err, sizeof(err)) || open_output(&r, err, sizeof(err)))
 		goto out;
+	if (r.subbuf_kb && !tracefs_file_exists(NULL, NS_REC_SUBBUF_FILE)) {
+		snprintf(err, sizeof(err), "--subbuf-size: this kernel has no %s/%s (sub-buffer "
+			 "sizes came with Linux 6.8)", tracefs_tracing_dir(), NS_REC_SUBBUF_FILE);
+		goto out;
+	}
 	for (int b = 0; b < r.nbufs; b++)
 		if (ns_rec_resolve_events(&r.bufs[b], err, sizeof(err)))
 			goto out;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The tracing state a recording changes and puts back: which events are
- * enabled, the per-CPU buffer sizes, the clock, tracing_on and the current
- * tracer, of the top instance or of a named one. Everything is saved before
+ * enabled, the per-CPU buffer sizes, the sub-buffer size (--subbuf-size),
+ * the clock, tracing_on and the current tracer, of the top instance or of a
+ * named one. Everything is saved before
  * the first change, so that an error half-way through setting up restores
  * what was changed so far, and the -e arguments are matched against the
  * running kernel's events before anything is touched, so an unknown event
@@ -181,6 +182,19 @@ int ns_rec_save_state(struct ns_rec_buffer *buf, char *err, size_t errlen)
 		for (int cpu = 0; s->kb && cpu < buf->ncpus; cpu++)
 			s->kb[cpu] = tracefs_instance_get_buffer_size(buf->inst, cpu);
 	}
+	if (buf->subbuf_kb) {
+		char *kb = read_trimmed(buf->inst, NS_REC_SUBBUF_FILE);
+
+		const char *why = kb ? "not a size" : strerror(errno);
+
+		s->subbuf_kb = kb ? strtol(kb, NULL, 10) : 0;
+		free(kb);
+		if (s->subbuf_kb < 1) {
+			snprintf(err, errlen, "cannot read %s/%s: %s", tracefs_tracing_dir(),
+				 NS_REC_SUBBUF_FILE, why);
+			return -1;
+		}
+	}
 	tracer = read_trimmed(buf->inst, "current_tracer");
 	if (tracer && strcmp(tracer, "nop"))
 		s->tracer = tracer;
@@ -190,13 +204,61 @@ int ns_rec_save_state(struct ns_rec_buffer *buf, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --subbuf-size: the first change, so that a kernel that refuses it (some
+ * lock the file down: EPERM) leaves everything as it was; then the size it
+ * took (it rounds up to a power of two of pages), which is the page size of
+ * what is read and written. Without it, the size the buffer has (the
+ * system's page before Linux 6.8).
+ */
+static int set_subbuf_size(struct ns_rec_buffer *buf, char *err, size_t errlen)
+{
+	char val[32], *path, *got;
+	int e;
+
+	buf->page_size = getpagesize();
+	if (!buf->subbuf_kb) {
+		got = read_trimmed(buf->inst, NS_REC_SUBBUF_FILE);
+		e = got ? (int)strtol(got, NULL, 10) : 0;
+		free(got);
+		if (e > 0 && e <= 1024 * 1024)
+			buf->page_size = e * 1024;
+		return 0;
+	}
+	snprintf(val, sizeof(val), "%ld", buf->subbuf_kb);
+	path = tracefs_instance_get_file(buf->inst, NS_REC_SUBBUF_FILE);
+	if (write_file(buf->inst, NS_REC_SUBBUF_FILE, val)) {
+		e = errno;
+		snprintf(err, errlen, "cannot set the sub-buffer size: writing %s to %s: %s (%s)",
+			 val, path ? path : NS_REC_SUBBUF_FILE, strerror(e),
+			 strerrorname_np(e) ? strerrorname_np(e) : "?");
+		tracefs_put_tracing_file(path);
+		/* nothing was changed: nothing to put back (but an instance we made) */
+		if (!buf->created)
+			buf->saved.valid = false;
+		return -1;
+	}
+	got = read_trimmed(buf->inst, NS_REC_SUBBUF_FILE);
+	e = got ? (int)strtol(got, NULL, 10) : 0;
+	free(got);
+	if (e < 1 || e > 1024 * 1024) {
+		snprintf(err, errlen, "cannot read back %s", path ? path : NS_REC_SUBBUF_FILE);
+		tracefs_put_tracing_file(path);
+		return -1;
+	}
+	tracefs_put_tracing_file(path);
+	buf->page_size = e * 1024;
+	return 0;
+}
+
 /**
  * ns_rec_setup - prepare @buf's instance to record its events, tracing off
  * @buf: the buffer, its state saved
  * @err: the one-line error
  * @errlen: its size
  *
- * Disables every event, then enables the buffer's; sets the clock and the
+ * Sets the sub-buffer size when asked (first: refused, nothing changed);
+ * disables every event, then enables the buffer's; sets the clock and the
  * buffer size when asked; clears the ring buffer. Tracing stays off: the
  * caller turns it on once the readers are open.
  * Returns 0, or -1 with @err set (the caller restores the state).
@@ -207,6 +269,8 @@ int ns_rec_setup(struct ns_rec_buffer *buf, char *err, size_t errlen)
 	char path[512];
 	int fd;
 
+	if (set_subbuf_size(buf, err, errlen))
+		return -1;
 	what = "tracing_on";
 	if (tracefs_trace_off(buf->inst) < 0)
 		goto fail;
@@ -280,6 +344,10 @@ int ns_rec_restore_state(struct ns_rec_buffer *buf)
 	}
 	if (s->clock)
 		ret |= write_file(buf->inst, "trace_clock", s->clock);
+	if (s->subbuf_kb) {
+		snprintf(path, sizeof(path), "%ld", s->subbuf_kb);
+		ret |= write_file(buf->inst, NS_REC_SUBBUF_FILE, path);
+	}
 	for (int cpu = 0; s->kb && cpu < buf->ncpus; cpu++)
 		if (s->kb[cpu] > 0)
 			ret |= tracefs_instance_set_buffer_size(buf->inst, (size_t)s->kb[cpu],

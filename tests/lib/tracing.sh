@@ -31,8 +31,8 @@ tracing_require() {
 
 tracing_state() {
 	local f
-	for f in tracing_on buffer_size_kb trace_clock current_tracer set_event \
-		per_cpu/cpu*/buffer_size_kb; do
+	for f in tracing_on buffer_size_kb buffer_subbuf_size_kb trace_clock current_tracer \
+		set_event per_cpu/cpu*/buffer_size_kb; do
 		# a buffer not yet used since boot reads "7 (expanded: 1408)" and
 		# grows for good at its first use: the size asked for is what counts
 		echo "$f: $(cat "$T/$f" 2>&1 | sed 's/ (expanded: [0-9]*)$//')"
