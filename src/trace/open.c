@@ -869,6 +869,7 @@ void ns_trace_close(struct ns_trace *trace)
 	ns_preview_free(trace->preview, trace->nr_cpus);
 	ns_sched_capture_free(trace->capture, trace->nr_cpus);
 	free(trace->cpus);
+	ns_evpool_free(trace->evpool);
 	ns_pages_close(trace->pages);
 	free(trace->order);
 	ns_tasks_free(&trace->tasks);
