@@ -192,6 +192,8 @@ void ns_memory_limits(struct ns_memory_limits *l);
 uint64_t ns_trace_default_index_memory(void);
 /* Which limit memory ran out under, for a message: "ulimit -v of 1024 MB"... */
 void ns_memory_limit_text(char *buf, size_t len);
+/* "out of memory under LIMIT" into @err (ns_set_err()), instead of strerror(ENOMEM). */
+void ns_set_nomem(char *err, size_t err_len);
 
 /*
  * Streams (streams.c): the buffers of the file read, the top buffer first,

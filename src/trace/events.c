@@ -339,7 +339,10 @@ uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci)
 	b = buf_take(pool);
 	if (b < 0) {
 		/* every buffer pinned and no memory for one more: nothing to show */
-		fprintf(stderr, "nurseshark: out of memory for the event index\n");
+		char why[128];
+
+		ns_set_nomem(why, sizeof(why));
+		fprintf(stderr, "nurseshark: the event index: %s\n", why);
 		exit(1);
 	}
 	pool->loads++;

@@ -643,7 +643,7 @@ int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len)
 
 		have = calloc((size_t)nr_want, sizeof(*have));
 		if (!have) {
-			ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+			ns_set_nomem(err, err_len);
 			return -ENOMEM;
 		}
 		for (int i = 0; i < nr_want; i++) {

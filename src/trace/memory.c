@@ -157,3 +157,16 @@ void ns_memory_limit_text(char *buf, size_t len)
 	else
 		snprintf(buf, len, "the memory available");
 }
+
+/**
+ * ns_set_nomem - "out of memory under LIMIT" into an optional error buffer
+ * Instead of strerror(ENOMEM): says which limit (ulimit -v, the cgroup's
+ * memory.max) the allocation that failed ran into.
+ */
+void ns_set_nomem(char *err, size_t err_len)
+{
+	char limit[96];
+
+	ns_memory_limit_text(limit, sizeof(limit));
+	ns_set_err(err, err_len, "out of memory under %s", limit);
+}

@@ -193,7 +193,7 @@ struct ns_trace *ns_trace_open_files_async(const char *const *paths,
 		goto nomem;
 	return trace;
 nomem:
-	ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+	ns_set_nomem(err, err_len);
 fail:
 	if (trace && !trace->multi)
 		free(m);
