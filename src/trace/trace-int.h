@@ -261,6 +261,22 @@ static inline bool ns_ev_chunk_held(const struct ns_events *e, uint64_t ci, uint
 	return atomic_load_explicit(&e->dir[ci], memory_order_relaxed) == word;
 }
 
+/*
+ * A seqlock's reads race with the writer by design (the word's check throws
+ * a torn read away): ThreadSanitizer is told not to watch them.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define NS_SEQLOCK_READ __attribute__((no_sanitize_thread))
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NS_SEQLOCK_READ __attribute__((no_sanitize("thread")))
+#endif
+#endif
+#ifndef NS_SEQLOCK_READ
+#define NS_SEQLOCK_READ
+#endif
+
+NS_SEQLOCK_READ
 static inline void ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_event *ev)
 {
 	uint64_t ci = idx >> NS_EV_CHUNK_SHIFT, word;
