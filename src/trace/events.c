@@ -23,8 +23,9 @@
  * found in the CPU's page table). Reloading gives the same slots: the
  * bases, the local types (the CPU's table only grows) and the wide keys
  * (the chunk's wide entries are the next ones from first_wide[ci], as when
- * it was written) come out as they were. Per chunk the first timestamp
- * stays in memory, so that a search by time loads one chunk.
+ * it was written) come out as they were. Per chunk the first and last
+ * timestamps stay in memory, so that a search by time loads one chunk at
+ * most (none when the time falls between two chunks).
  * Example, budget 3 buffers, 4 chunks written: chunks 0 1 2 take buffers
  * 0 1 2; chunk 3 needs one, the hand finds 0 1 2 referenced, clears them,
  * comes round to 0 and evicts chunk 0 (dir[0] = gen << 20 | 0); a later
@@ -288,6 +289,7 @@ int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, in
 	lt = type_local(e, type);
 	if (lt == -ENOMEM)
 		return lt;
+	e->last_ts[ci] = ts;
 	if (put_slot(e->wchunk, i, ts, pid, lt))
 		return 0;
 	return add_wide(e, ts, pid, type, &e->wchunk->slot[i].key);
@@ -403,6 +405,9 @@ uint64_t ns_events_lower_bound(const struct ns_events *e, uint64_t nr, uint64_t 
 	ci = ns_lower_bound(nr_chunks, chunk_before, &k);
 	if (!ci)
 		return 0;
+	/* a whole chunk before one that exists: done, if all of it is before ts_ns */
+	if (ci < nr_chunks && e->last_ts[ci - 1] < ts_ns)
+		return ci << NS_EV_CHUNK_SHIFT;
 	k.from = (ci - 1) << NS_EV_CHUNK_SHIFT;
 	end = ci << NS_EV_CHUNK_SHIFT;
 	if (end > nr)
@@ -428,6 +433,10 @@ static int grow_dir(struct ns_events *e, size_t need)
 	if (!p)
 		return -ENOMEM;
 	e->first_ts = p;
+	p = realloc(e->last_ts, need * sizeof(*e->last_ts));
+	if (!p)
+		return -ENOMEM;
+	e->last_ts = p;
 	p = realloc(e->first_wide, need * sizeof(*e->first_wide));
 	if (!p)
 		return -ENOMEM;
@@ -492,6 +501,7 @@ void ns_events_free(struct ns_events *e)
 		free(e->wide[i]);
 	free((void *)e->dir);
 	free(e->first_ts);
+	free(e->last_ts);
 	free(e->first_wide);
 	free(e->type_map);
 	memset(e, 0, sizeof(*e));
@@ -504,7 +514,7 @@ void ns_events_free(struct ns_events *e)
 size_t ns_events_bytes(const struct ns_events *e, uint64_t nr)
 {
 	size_t bytes = e->cap_chunks * (sizeof(*e->dir) + sizeof(*e->first_ts) +
-					sizeof(*e->first_wide));
+					sizeof(*e->last_ts) + sizeof(*e->first_wide));
 	uint64_t ci, nr_chunks = atomic_load_explicit(&e->nr_chunks, memory_order_acquire);
 	uint32_t k;
 

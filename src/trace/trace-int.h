@@ -190,6 +190,7 @@ static inline struct ns_evbuf *ns_evpool_buf(const struct ns_evpool *pool, size_
 struct ns_events {
 	_Atomic uint64_t *dir;		/* per chunk: where it is */
 	uint64_t *first_ts;		/* per chunk: its first event's timestamp */
+	uint64_t *last_ts;		/* per chunk: its last one's (the writer's: so far) */
 	uint32_t *first_wide;		/* per chunk: nr_wide when it began */
 	_Atomic uint64_t nr_chunks;	/* published with a release store */
 	size_t cap_chunks;
