@@ -56,6 +56,7 @@ enum {
 	OPT_TEST_RECORD_STAGE,
 	OPT_BUFFER,
 	OPT_TS_OFFSET,
+	OPT_INDEX_MEMORY,
 };
 
 static const struct option long_options[] = {
@@ -78,12 +79,35 @@ static const struct option long_options[] = {
 	{ "print-config", no_argument, NULL, OPT_PRINT_CONFIG },
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
+	{ "index-memory", required_argument, NULL, OPT_INDEX_MEMORY },
 	/* for tests/loading.sh only: not in --help; the man page says so */
 	{ "test-hold-index", required_argument, NULL, OPT_TEST_HOLD_INDEX },
 	/* for tests/recordstop.sh only: handed to the Record screen's recording */
 	{ "test-record-stage", required_argument, NULL, OPT_TEST_RECORD_STAGE },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* strerror(@e) into @err; for ENOMEM, which limit was hit. */
+static void errno_text(char *err, size_t err_len, int e)
+{
+	if (e == ENOMEM)
+		ns_set_nomem(err, err_len);
+	else
+		snprintf(err, err_len, "%s", strerror(e));
+}
+
+/*
+ * A reason that ends in strerror(ENOMEM), from whichever layer: that with
+ * the limit that was hit instead ("out of memory under ulimit -v of 1024 MB").
+ */
+static void nomem_names_limit(char *err, size_t err_len)
+{
+	const char *bare = strerror(ENOMEM);
+	size_t len = strlen(err), n = strlen(bare);
+
+	if (len >= n && !strcmp(err + len - n, bare))
+		ns_set_nomem(err + len - n, err_len - (len - n));
+}
 
 static void usage(FILE *out)
 {
@@ -104,6 +128,12 @@ static void usage(FILE *out)
 		"                        --export merges them as trace-cmd report -i A -i B\n"
 		"  --ts-offset NS        add NS nanoseconds to the timestamps of the -i FILE\n"
 		"                        before it (instead of the file's own offset)\n"
+		"  --index-memory SIZE|all\n"
+		"                        memory for the event index (8M, 512M, 2G): past it,\n"
+		"                        parts not used lately are read again from the file\n"
+		"                        when needed (same results, slower jumps); default a\n"
+		"                        quarter of the least of the cgroup's memory.max,\n"
+		"                        ulimit -v and the memory available; all: keep all\n"
 		"  --buffer NAME         read only the buffers named (repeat it): an instance\n"
 		"                        (trace-cmd record -B NAME) or top; default: all;\n"
 		"                        several files: in each file that has it\n"
@@ -243,7 +273,7 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 		printf("filter_rows %llu\n", (unsigned long long)
 		       ns_visible_list_count(vis, ns_trace_nr_events(trace)));
 	} else if (ret == -ENOMEM) {
-		snprintf(err, err_len, "out of memory");
+		ns_set_nomem(err, err_len);
 	}
 	ns_visible_free(vis);
 	ns_filter_args_free(&a);
@@ -410,7 +440,7 @@ static int export_shown(struct ns_trace *trace, const struct ns_filter_set *filt
 	ret = ns_trace_export_shown(trace, stdout, 0, ns_trace_nr_events(trace),
 				    ns_visible_list_filtered(vis) ? shown_row : NULL, vis);
 	if (ret)
-		snprintf(err, err_len, "%s", strerror(-ret));
+		errno_text(err, err_len, -ret);
 	ns_visible_free(vis);
 	return ret;
 }
@@ -465,6 +495,7 @@ struct cmdline {
 	bool cmdline_filters;		/* --cpu, --pid, --task, -F or -v */
 	bool interactive;		/* the viewer, not --snapshot, --export or --stats */
 	int cols, rows;			/* --snapshot */
+	uint64_t index_memory;		/* --index-memory: bytes, UINT64_MAX all, 0 default */
 	struct ns_filter_args fargs;
 };
 
@@ -528,6 +559,48 @@ static int push_file_filter(struct cmdline *cl, int opt, const char *arg)
 	return ns_filter_args_push(&f->exprs, NS_FILTER_ARG_EXPR, arg);
 }
 
+/* --index-memory SIZE|all: bytes (K, M, G: binary multiples), or UINT64_MAX. 0 or -1. */
+static int parse_index_memory(const char *arg, uint64_t *bytes)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	if (!strcmp(arg, "all")) {
+		*bytes = UINT64_MAX;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || errno || arg[0] == '-')
+		goto bad;
+	switch (*end) {
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	case 0:
+		break;
+	default:
+		goto bad;
+	}
+	if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
+		goto bad;
+	if (!v || v > (UINT64_MAX >> 1) >> shift)
+		goto bad;
+	*bytes = (uint64_t)v << shift;
+	return 0;
+bad:
+	fprintf(stderr, "nurseshark: --index-memory %s: want a size (8M, 512M, 2G) or all\n",
+		arg);
+	return -1;
+}
+
 /* Parse argv into @cl: GO_ON, or the exit status (--help, --version, an error). */
 static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -557,6 +630,10 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_TS_OFFSET:
 			if (parse_ts_offset(cl, optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_INDEX_MEMORY:
+			if (parse_index_memory(optarg, &cl->index_memory))
 				return EXIT_USAGE;
 			break;
 		case 's':
@@ -785,6 +862,7 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool fi
 		.ts_offset = cl->nr_files ? cl->files[0].ts_offset : 0,
 		/* the first open, before the screen: a damaged file may end us */
 		.exit_on_crash = first,
+		.index_memory = cl->index_memory,
 	};
 	int ret;
 
@@ -865,7 +943,7 @@ static int start_filters(struct cmdline *cl, struct ns_files *files, struct ns_t
 		goto nomem;
 	return GO_ON;
 nomem:
-	snprintf(err, err_len, "out of memory");
+	ns_set_nomem(err, err_len);
 	return 1;
 }
 
@@ -895,6 +973,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 			.has_ts_offset = cl->files[k].has_ts_offset,
 			.ts_offset = cl->files[k].ts_offset,
 			.exit_on_crash = true,	/* --export: no screen */
+			.index_memory = cl->index_memory,
 		};
 		paths[k] = cl->files[k].path;
 	}
@@ -915,7 +994,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 	for (k = 0; k < cl->nr_files && !status; k++) {
 		fs[k] = ns_filter_set_alloc();
 		if (!fs[k] || ns_filter_set_hide_empty_cpus(fs[k], traces[k])) {
-			snprintf(err, err_len, "out of memory");
+			ns_set_nomem(err, err_len);
 			status = 1;
 		} else if (cl->filters_file &&
 			   ns_files_read_filters(files, traces[k], fs[k], cl->filters_file)) {
@@ -938,7 +1017,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 		ret = ns_trace_export_files(traces, cl->nr_files, stdout,
 					    filtered ? shown_row : NULL, args);
 		if (ret) {
-			snprintf(err, err_len, "%s", strerror(-ret));
+			errno_text(err, err_len, -ret);
 			status = 1;
 		}
 	}
@@ -1237,7 +1316,7 @@ static int reopen_open(void *arg, const char *path, bool append, char *err, size
 	}
 	copy = strdup(path);
 	if (!copy) {
-		snprintf(err, err_len, "out of memory");
+		ns_set_nomem(err, err_len);
 		return -1;
 	}
 	if (!append) {
@@ -1472,7 +1551,7 @@ static int live_save(void *arg, const char *path, char *err, size_t err_len)
 		close(fd);
 	unlink(tmp);
 	if (ret)
-		snprintf(err, err_len, "%s", strerror(-ret));
+		errno_text(err, err_len, -ret);
 	else
 		ret = ns_savefile_write(path, data, (size_t)st.st_size, NULL, err, err_len);
 	free(data);
@@ -1499,7 +1578,7 @@ static int live_probe(const char *text, char *err, size_t err_len)
 	env = calloc((size_t)nenv + 2, sizeof(*env));
 	if (!env || asprintf(&env_text, "NURSESHARK_PROBE_FILTER=%s", text) < 0) {
 		free(env);
-		snprintf(err, err_len, "out of memory");
+		ns_set_nomem(err, err_len);
 		return -EINVAL;
 	}
 	for (i = 0; i < nenv; i++)
@@ -1572,14 +1651,14 @@ static int live_run(void *arg, struct ns_record_live *rec, char *err, size_t err
 	setlocale(LC_ALL, "");
 	ns_tui_config_schema(&schema);
 	if (ns_files_init(&files, &schema)) {
-		snprintf(err, err_len, "out of memory");
+		ns_set_nomem(err, err_len);
 		return -1;
 	}
 	ns_files_read_config(&files, &schema, NULL);
 	filters = ns_filter_set_alloc();
 	trace = filters ? live_refresh(&lv, err, err_len) : NULL;
 	if (!filters && !err[0])
-		snprintf(err, err_len, "out of memory");
+		ns_set_nomem(err, err_len);
 	if (trace) {
 		struct ns_tui_setup setup = {
 			.filters = filters,
@@ -1636,7 +1715,7 @@ int main(int argc, char **argv)
 	record_rq.test_stage = cl.record_stage;
 	ns_tui_config_schema(&schema);
 	if (ns_files_init(&files, &schema)) {
-		snprintf(err, sizeof(err), "out of memory");
+		ns_set_nomem(err, sizeof(err));
 		status = 1;
 		goto out;
 	}
@@ -1661,6 +1740,7 @@ int main(int argc, char **argv)
 				.nr_buffers = cl.nr_buffers,
 				.buffers_if_present = n > 1,
 				.exit_on_crash = true,	/* as the viewer's first open */
+				.index_memory = cl.index_memory,
 			};
 			if (cl.nr_files)
 				paths[k] = cl.files[k].path;
@@ -1729,8 +1809,10 @@ out:
 	ns_tui_end();		/* the terminal back before any message */
 	if (problems)
 		ns_diag_print(&files.problems, stderr, "nurseshark: ");
-	else if (err[0])
+	else if (err[0]) {
+		nomem_names_limit(err, sizeof(err));
 		fprintf(stderr, "nurseshark: %s%s%s\n", about ? about : "", about ? ": " : "", err);
+	}
 	/* what became of the session, in a word */
 	if (have_files && files.save_failed)
 		fprintf(stderr, "nurseshark: warning: the session was not saved: %s\n",

@@ -146,6 +146,13 @@ struct ns_trace_open_opts {
 	 * exits with status 1 (open.c). Else the child's open comes first.
 	 */
 	bool exit_on_crash;
+	/*
+	 * --index-memory: bytes for the event index's chunks (0: the default,
+	 * ns_trace_default_index_memory(); UINT64_MAX: all of them). Past it,
+	 * chunks not used lately are dropped and read again from the file
+	 * when needed (src/trace/events.c).
+	 */
+	uint64_t index_memory;
 };
 
 /* ns_trace_open_async() with @opts (NULL: none). */
@@ -172,6 +179,21 @@ uint64_t ns_trace_first_ns(const struct ns_trace *trace);
 uint64_t ns_trace_last_ns(const struct ns_trace *trace);
 /* Bytes of memory held by the index (events, runs, order checkpoints). */
 size_t ns_trace_index_bytes(const struct ns_trace *trace);
+
+/* The limits on this process's memory (memory.c), UINT64_MAX for none. */
+struct ns_memory_limits {
+	uint64_t cgroup;		/* the least memory.max of our cgroup and its parents */
+	uint64_t address_space;		/* ulimit -v */
+	uint64_t available;		/* MemAvailable */
+};
+
+void ns_memory_limits(struct ns_memory_limits *l);
+/* The event index's budget when --index-memory is not given (UINT64_MAX: no limit known). */
+uint64_t ns_trace_default_index_memory(void);
+/* Which limit memory ran out under, for a message: "ulimit -v of 1024 MB"... */
+void ns_memory_limit_text(char *buf, size_t len);
+/* "out of memory under LIMIT" into @err (ns_set_err()), instead of strerror(ENOMEM). */
+void ns_set_nomem(char *err, size_t err_len);
 
 /*
  * Streams (streams.c): the buffers of the file read, the top buffer first,

@@ -61,24 +61,13 @@ const struct ns_run *ns_trace_cpu_runs(const struct ns_trace *trace, int cpu, ui
 	return trace->cpus[cpu].runs;
 }
 
-struct ts_key {
-	const struct ns_events *ev;
-	uint64_t ts_ns;
-};
-
-static bool ts_before(size_t i, const void *arg)
-{
-	const struct ts_key *k = arg;
-
-	return ns_ev_ts(k->ev, i) < k->ts_ns;
-}
-
 uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_t ts_ns)
 {
 	if (cpu < 0 || cpu >= trace->nr_cpus)
 		return 0;
-	return ns_lower_bound(ns_trace_cpu_nr_events(trace, cpu), ts_before,
-			      &(struct ts_key){ &trace->cpus[cpu].ev, ts_ns });
+	/* by the chunks' first timestamps, then in one chunk (loaded if evicted) */
+	return ns_events_lower_bound(&trace->cpus[cpu].ev, ns_trace_cpu_nr_events(trace, cpu),
+				     ts_ns);
 }
 
 const char *ns_trace_task_comm(const struct ns_trace *trace, int pid)

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The per-CPU event index, 8 bytes per event (the layout is in trace-int.h):
- * appending while indexing, and reading an event back as a struct ns_event.
+ * appending while indexing, reading an event back as a struct ns_event, and
+ * the memory budget that lets a trace's index exceed the machine's memory.
  *
- * A CPU's events live in chunks of NS_EV_CHUNK slots that never move once
- * allocated, so that readers may use the events published so far while the
- * indexing thread appends more. A slot packs
+ * A CPU's events live in chunks of NS_EV_CHUNK slots. A slot packs
  *   ts_lo  the timestamp minus the base of its group of NS_EV_GROUP events
  *          (the timestamp of the group's first event)
  *   key    pid << NS_EV_TYPE_BITS | the CPU's local number of the type
@@ -14,17 +13,164 @@
  * NS_EV_TYPES types on one CPU) is kept whole in the CPU's wide table:
  * its slot says ts_lo NS_EV_WIDE and key the entry's number. Real traces
  * have a handful of those: long gaps are rare where events are dense.
+ *
+ * Chunks live in buffers of a pool that all CPUs of a trace share, under a
+ * budget (--index-memory). Past it, the clock hand looks for a buffer whose
+ * chunk was not used since it last passed (second chance), and that chunk
+ * is evicted: its directory word says "not in memory", and the next reader
+ * of one of its events reads it again from the file (the reload function:
+ * the fast page reader, from the page that holds the chunk's first event,
+ * found in the CPU's page table). Reloading gives the same slots: the
+ * bases, the local types (the CPU's table only grows) and the wide keys
+ * (the chunk's wide entries are the next ones from first_wide[ci], as when
+ * it was written) come out as they were. Per chunk the first and last
+ * timestamps stay in memory, so that a search by time loads one chunk at
+ * most (none when the time falls between two chunks).
+ * Example, budget 3 buffers, 4 chunks written: chunks 0 1 2 take buffers
+ * 0 1 2; chunk 3 needs one, the hand finds 0 1 2 referenced, clears them,
+ * comes round to 0 and evicts chunk 0 (dir[0] = gen << 20 | 0); a later
+ * read of event 5 takes the next unreferenced buffer for chunk 0 again.
+ * The indexer's own chunk is pinned until it moves on to the next.
+ *
+ * Without a reload function (the libtracecmd path, whose pages the fast
+ * reader cannot read) nothing is evicted: the budget does not apply.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace-int.h"
 
-static struct ns_ev_chunk *chunk_new(void)
+/**
+ * ns_evpool_new - a pool of chunk buffers for the CPUs of a trace
+ * @budget_bytes: memory for the buffers (SIZE_MAX: no limit)
+ * @nr_cpus: the CPUs that share it: each may hold one chunk pinned while
+ *           indexing and need one more to read, whatever the budget
+ * @reload: how to read an evicted chunk again; NULL: never evict
+ * Returns NULL when out of memory.
+ */
+struct ns_evpool *ns_evpool_new(size_t budget_bytes, int nr_cpus, ns_evpool_reload_fn reload,
+				void *arg)
 {
+	struct ns_evpool *pool = calloc(1, sizeof(*pool));
+	size_t min = NS_EVPOOL_MIN_BUFS + 2 * (size_t)(nr_cpus > 0 ? nr_cpus : 1);
+
+	if (!pool)
+		return NULL;
+	pthread_mutex_init(&pool->lock, NULL);
+	pool->max_bufs = SIZE_MAX;
+	if (reload && budget_bytes != SIZE_MAX) {
+		pool->max_bufs = budget_bytes / sizeof(struct ns_ev_chunk);
+		if (pool->max_bufs < min)
+			pool->max_bufs = min;
+	}
+	pool->reload = reload;
+	pool->reload_arg = arg;
+	return pool;
+}
+
+void ns_evpool_free(struct ns_evpool *pool)
+{
+	size_t b;
+	int k;
+
+	if (!pool)
+		return;
+	for (b = 0; b < pool->nr_bufs; b++)
+		free(ns_evpool_buf(pool, b)->chunk);
+	for (k = 0; k < NS_EVPOOL_BLOCKS; k++)
+		free(pool->blocks[k]);
+	free(pool->type_map);
+	pthread_mutex_destroy(&pool->lock);
+	free(pool);
+}
+
+/* Bytes of the buffers allocated (whole chunks). */
+size_t ns_evpool_bytes(const struct ns_evpool *pool)
+{
+	return pool ? pool->nr_bufs * sizeof(struct ns_ev_chunk) : 0;
+}
+
+/* A new buffer (under the lock): its number, or -1 when out of memory. */
+static long buf_alloc(struct ns_evpool *pool)
+{
+	size_t b = pool->nr_bufs;
+	uint32_t k = 63 - (uint32_t)__builtin_clzll(b / NS_EVPOOL_FIRST + 1);
+	struct ns_evbuf *buf;
+
+	if (k >= NS_EVPOOL_BLOCKS || b >= NS_EV_DIR_BUF_MASK)
+		return -1;
+	if (!pool->blocks[k]) {
+		pool->blocks[k] = calloc((size_t)NS_EVPOOL_FIRST << k, sizeof(*pool->blocks[k]));
+		if (!pool->blocks[k])
+			return -1;
+	}
+	buf = ns_evpool_buf(pool, b);
 	/* the slots stay untouched (not resident) until written */
-	return malloc(sizeof(struct ns_ev_chunk));
+	buf->chunk = malloc(sizeof(*buf->chunk));
+	if (!buf->chunk)
+		return -1;
+	pool->nr_bufs = b + 1;
+	return (long)b;
+}
+
+/*
+ * Take chunk @buf's chunk out of memory (under the lock). The word changes
+ * before the buffer is written again: a reader that read any of the new
+ * contents sees the change when it checks (trace-int.h).
+ */
+static void evict(struct ns_evpool *pool, struct ns_evbuf *buf)
+{
+	atomic_store_explicit(&buf->owner->dir[buf->ci], ++pool->gen << NS_EV_DIR_BUF_BITS,
+			      memory_order_relaxed);
+	atomic_thread_fence(memory_order_seq_cst);
+	buf->owner = NULL;
+	pool->evictions++;
+}
+
+/* A buffer for a chunk (under the lock): a new one within the budget, else the clock's. */
+static long buf_take(struct ns_evpool *pool)
+{
+	size_t tries;
+
+	if (pool->nr_bufs < pool->max_bufs) {
+		long b = buf_alloc(pool);
+
+		if (b >= 0 || !pool->reload || !pool->nr_bufs)
+			return b;
+		/* out of memory before the budget: the budget is what we have */
+		pool->max_bufs = pool->nr_bufs;
+	}
+	/* twice round: the first pass may only clear the referenced bits */
+	for (tries = 0; tries < 2 * pool->nr_bufs + 1; tries++) {
+		size_t b = pool->hand;
+		struct ns_evbuf *buf = ns_evpool_buf(pool, b);
+
+		pool->hand = (b + 1) % pool->nr_bufs;
+		if (buf->pinned)
+			continue;
+		if (buf->owner && atomic_exchange_explicit(&buf->referenced, false,
+							    memory_order_relaxed))
+			continue;
+		if (buf->owner)
+			evict(pool, buf);
+		return (long)b;
+	}
+	/* all pinned: more than the budget, rather than no index */
+	return buf_alloc(pool);
+}
+
+/* Make buffer @b hold chunk @ci of @e, for readers (under the lock). */
+static void publish(struct ns_evpool *pool, struct ns_events *e, uint64_t ci, long b)
+{
+	struct ns_evbuf *buf = ns_evpool_buf(pool, (size_t)b);
+
+	buf->owner = e;
+	buf->ci = ci;
+	atomic_store_explicit(&buf->referenced, true, memory_order_relaxed);
+	atomic_store_explicit(&e->dir[ci], ++pool->gen << NS_EV_DIR_BUF_BITS | (uint64_t)(b + 1),
+			      memory_order_release);
 }
 
 static int type_local(struct ns_events *e, int type)
@@ -50,7 +196,7 @@ static int type_local(struct ns_events *e, int type)
 
 static int add_wide(struct ns_events *e, uint64_t ts, int pid, int type, uint32_t *nr)
 {
-	uint32_t n = e->nr_wide, k = 31 - (uint32_t)__builtin_clz(n / NS_EV_WIDE_FIRST + 1);
+	uint32_t n = atomic_load_explicit(&e->nr_wide, memory_order_relaxed), k = 31 - (uint32_t)__builtin_clz(n / NS_EV_WIDE_FIRST + 1);
 	struct ns_ev_wide *w;
 
 	if (k >= NS_EV_WIDE_BLOCKS)
@@ -64,8 +210,54 @@ static int add_wide(struct ns_events *e, uint64_t ts, int pid, int type, uint32_
 	w->ts_ns = ts;
 	w->pid = pid;
 	w->type = type;
-	e->nr_wide = n + 1;
 	*nr = n;
+	atomic_store_explicit(&e->nr_wide, n + 1, memory_order_release);
+	return 0;
+}
+
+/* Slot @i of @ch for an event whose local type is @lt: false if it must go wide. */
+static bool put_slot(struct ns_ev_chunk *ch, uint32_t i, uint64_t ts, int pid, int lt)
+{
+	uint64_t base;
+
+	if (!(i & (NS_EV_GROUP - 1)))
+		ch->base[i >> NS_EV_GROUP_SHIFT] = ts;
+	base = ch->base[i >> NS_EV_GROUP_SHIFT];
+	if (ts >= base && ts - base < NS_EV_WIDE && pid >= 0 && pid < NS_EV_PID_LIMIT && lt >= 0) {
+		ch->slot[i].ts_lo = (uint32_t)(ts - base);
+		ch->slot[i].key = (uint32_t)pid << NS_EV_TYPE_BITS | (uint32_t)lt;
+		return true;
+	}
+	ch->slot[i].ts_lo = NS_EV_WIDE;
+	return false;
+}
+
+/* A buffer for the writer's chunk @ci, pinned; the one before it unpinned. */
+static int writer_chunk(struct ns_events *e, uint64_t ci, uint64_t ts)
+{
+	struct ns_evpool *pool = e->pool;
+	long b;
+
+	pthread_mutex_lock(&pool->lock);
+	if (e->wchunk) {
+		uint64_t w = atomic_load_explicit(&e->dir[e->wci], memory_order_relaxed);
+
+		ns_evpool_buf(pool, (size_t)(w & NS_EV_DIR_BUF_MASK) - 1)->pinned = false;
+		e->wchunk = NULL;
+	}
+	b = buf_take(pool);
+	if (b < 0) {
+		pthread_mutex_unlock(&pool->lock);
+		return -ENOMEM;
+	}
+	ns_evpool_buf(pool, (size_t)b)->pinned = true;
+	e->first_ts[ci] = ts;
+	e->first_wide[ci] = atomic_load_explicit(&e->nr_wide, memory_order_relaxed);
+	publish(pool, e, ci, b);
+	pthread_mutex_unlock(&pool->lock);
+	e->wchunk = ns_evpool_buf(pool, (size_t)b)->chunk;
+	e->wci = ci;
+	atomic_store_explicit(&e->nr_chunks, ci + 1, memory_order_release);
 	return 0;
 }
 
@@ -79,37 +271,178 @@ int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, in
 {
 	uint64_t ci = idx >> NS_EV_CHUNK_SHIFT;
 	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
-	struct ns_ev_chunk *ch;
-	struct ns_ev_slot *s;
-	int lt;
+	int lt, ret;
 
 	if (ci >= e->cap_chunks)
 		return -ENOMEM;		/* the directory is sized at start, see ns_events_init */
-	if (!e->chunks[ci]) {
-		e->chunks[ci] = chunk_new();
-		if (!e->chunks[ci])
+	if (!e->pool) {
+		e->pool = ns_evpool_new(SIZE_MAX, 1, NULL, NULL);
+		if (!e->pool)
 			return -ENOMEM;
-		atomic_store_explicit(&e->nr_chunks, ci + 1, memory_order_release);
+		e->own_pool = true;
 	}
-	ch = e->chunks[ci];
-	if (!(i & (NS_EV_GROUP - 1)))
-		ch->base[i >> NS_EV_GROUP_SHIFT] = ts;
-	s = &ch->slot[i];
+	if (!e->wchunk || e->wci != ci) {
+		ret = writer_chunk(e, ci, ts);
+		if (ret)
+			return ret;
+	}
 	lt = type_local(e, type);
 	if (lt == -ENOMEM)
 		return lt;
-	{
-		uint64_t base = ch->base[i >> NS_EV_GROUP_SHIFT];
+	e->last_ts[ci] = ts;
+	if (put_slot(e->wchunk, i, ts, pid, lt))
+		return 0;
+	return add_wide(e, ts, pid, type, &e->wchunk->slot[i].key);
+}
 
-		if (ts >= base && ts - base < NS_EV_WIDE && pid >= 0 && pid < NS_EV_PID_LIMIT &&
-		    lt >= 0) {
-			s->ts_lo = (uint32_t)(ts - base);
-			s->key = (uint32_t)pid << NS_EV_TYPE_BITS | (uint32_t)lt;
-			return 0;
-		}
+/**
+ * ns_events_fill - slot @i of chunk @ch, being read again
+ * For the pool's reload function, with the event as it was appended; @wide
+ * counts the chunk's wide entries from first_wide[ci].
+ */
+void ns_events_fill(struct ns_events *e, struct ns_ev_chunk *ch, uint32_t i, uint64_t ts,
+		    int pid, int type, const uint16_t *map, uint32_t *wide)
+{
+	int lt = type >= 0 && type < NS_EV_TYPE_MAP ? map[type] - 1 : -1;
+
+	(void)e;
+	if (!put_slot(ch, i, ts, pid, lt))
+		ch->slot[i].key = (*wide)++;
+}
+
+/* The number of the chunk after @ci's first wide entry, for a reload's check. */
+static uint32_t wide_end(const struct ns_events *e, uint64_t ci)
+{
+	if (ci + 1 < atomic_load_explicit(&e->nr_chunks, memory_order_acquire))
+		return e->first_wide[ci + 1];
+	return atomic_load_explicit(&e->nr_wide, memory_order_acquire);
+}
+
+/**
+ * ns_events_load - bring chunk @ci of @e back into memory
+ * The readers' slow path (ns_ev_chunk_get()). Returns the chunk's
+ * directory word. If the file cannot give the chunk again, it reads as
+ * zeros (the format's check of each record's timestamp then fails the
+ * read) and the pool keeps the error.
+ */
+uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci)
+{
+	struct ns_events *e = (struct ns_events *)ce;
+	struct ns_evpool *pool = e->pool;
+	uint64_t w;
+	uint32_t wide;
+	long b;
+	int k, ret = -ENOMEM;
+
+	pthread_mutex_lock(&pool->lock);
+	w = atomic_load_explicit(&e->dir[ci], memory_order_acquire);
+	if (w & NS_EV_DIR_BUF_MASK)
+		goto out;	/* another reader loaded it meanwhile */
+	b = buf_take(pool);
+	if (b < 0) {
+		/* every buffer pinned and no memory for one more: nothing to show */
+		char why[128];
+
+		ns_set_nomem(why, sizeof(why));
+		fprintf(stderr, "nurseshark: the event index: %s\n", why);
+		exit(1);
 	}
-	s->ts_lo = NS_EV_WIDE;
-	return add_wide(e, ts, pid, type, &s->key);
+	pool->loads++;
+	if (!pool->type_map)
+		pool->type_map = calloc(NS_EV_TYPE_MAP, sizeof(*pool->type_map));
+	if (pool->type_map && pool->reload) {
+		for (k = 0; k < e->nr_types; k++)
+			pool->type_map[e->types[k]] = (uint16_t)(k + 1);
+		wide = e->first_wide[ci];
+		ret = pool->reload(pool->reload_arg, e, ci, ns_evpool_buf(pool, (size_t)b)->chunk,
+				   pool->type_map, &wide);
+		/* the same wide entries as when written, or the chunk is not the same */
+		if (!ret && wide != wide_end(e, ci))
+			ret = -EBADMSG;
+		for (k = 0; k < e->nr_types; k++)
+			pool->type_map[e->types[k]] = 0;
+	}
+	if (ret) {
+		pool->error = ret;
+		memset(ns_evpool_buf(pool, (size_t)b)->chunk, 0, sizeof(struct ns_ev_chunk));
+	}
+	publish(pool, e, ci, b);
+	w = atomic_load_explicit(&e->dir[ci], memory_order_relaxed);
+out:
+	pthread_mutex_unlock(&pool->lock);
+	return w;
+}
+
+/* The first of events [0, @nr) with a timestamp at or after @ts_ns (sorted events). */
+struct lb_key {
+	const struct ns_events *e;
+	uint64_t from, ts_ns;
+};
+
+static bool chunk_before(size_t ci, const void *arg)
+{
+	const struct lb_key *k = arg;
+
+	return k->e->first_ts[ci] < k->ts_ns;
+}
+
+static bool event_before(size_t i, const void *arg)
+{
+	const struct lb_key *k = arg;
+
+	return ns_ev_ts(k->e, k->from + i) < k->ts_ns;
+}
+
+uint64_t ns_events_lower_bound(const struct ns_events *e, uint64_t nr, uint64_t ts_ns)
+{
+	struct lb_key k = { e, 0, ts_ns };
+	uint64_t nr_chunks, ci, end;
+
+	if (!nr)
+		return 0;
+	nr_chunks = ((nr - 1) >> NS_EV_CHUNK_SHIFT) + 1;
+	/* the first chunk that starts at or after ts_ns: the answer is in the one before */
+	ci = ns_lower_bound(nr_chunks, chunk_before, &k);
+	if (!ci)
+		return 0;
+	/* a whole chunk before one that exists: done, if all of it is before ts_ns */
+	if (ci < nr_chunks && e->last_ts[ci - 1] < ts_ns)
+		return ci << NS_EV_CHUNK_SHIFT;
+	k.from = (ci - 1) << NS_EV_CHUNK_SHIFT;
+	end = ci << NS_EV_CHUNK_SHIFT;
+	if (end > nr)
+		end = nr;
+	return k.from + ns_lower_bound(end - k.from, event_before, &k);
+}
+
+static int grow_dir(struct ns_events *e, size_t need)
+{
+	size_t old = e->cap_chunks;
+	void *p;
+
+	if (need <= old)
+		return 0;
+	if (need < 2 * old)
+		need = 2 * old;
+	p = realloc((void *)e->dir, need * sizeof(*e->dir));
+	if (!p)
+		return -ENOMEM;
+	e->dir = p;
+	memset((void *)(e->dir + old), 0, (need - old) * sizeof(*e->dir));
+	p = realloc(e->first_ts, need * sizeof(*e->first_ts));
+	if (!p)
+		return -ENOMEM;
+	e->first_ts = p;
+	p = realloc(e->last_ts, need * sizeof(*e->last_ts));
+	if (!p)
+		return -ENOMEM;
+	e->last_ts = p;
+	p = realloc(e->first_wide, need * sizeof(*e->first_wide));
+	if (!p)
+		return -ENOMEM;
+	e->first_wide = p;
+	e->cap_chunks = need;
+	return 0;
 }
 
 /*
@@ -118,28 +451,42 @@ int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, in
  */
 int ns_events_init(struct ns_events *e, uint64_t max_events)
 {
+	uint64_t need = (max_events >> NS_EV_CHUNK_SHIFT) + 1;
+
 	memset(e, 0, sizeof(*e));
-	e->cap_chunks = (max_events >> NS_EV_CHUNK_SHIFT) + 1;
-	e->chunks = calloc(e->cap_chunks, sizeof(*e->chunks));
-	return e->chunks ? 0 : -ENOMEM;
+	if (need > SIZE_MAX / sizeof(uint64_t))
+		return -ENOMEM;
+	return grow_dir(e, (size_t)need);
+}
+
+/* The pool @e's chunks live in, and @e's CPU for its reload function. */
+void ns_events_set_pool(struct ns_events *e, struct ns_evpool *pool, int cpu)
+{
+	e->pool = pool;
+	e->cpu = cpu;
 }
 
 /* Let the directory hold @max_events (only while nobody reads it). */
 int ns_events_reserve(struct ns_events *e, uint64_t max_events)
 {
 	uint64_t need = (max_events >> NS_EV_CHUNK_SHIFT) + 1;
-	size_t old = e->cap_chunks;
 
-	if (need > SIZE_MAX || NS_GROW(e->chunks, e->cap_chunks, (size_t)need))
+	if (need > SIZE_MAX / sizeof(uint64_t))
 		return -ENOMEM;
-	/* the new slots: chunks not allocated yet */
-	memset(e->chunks + old, 0, (e->cap_chunks - old) * sizeof(*e->chunks));
-	return 0;
+	return grow_dir(e, (size_t)need);
 }
 
-/* The writer's tables, once the CPU is indexed. */
+/* The writer's tables, once the CPU is indexed; its chunk may go now. */
 void ns_events_done(struct ns_events *e)
 {
+	if (e->wchunk) {
+		uint64_t w = atomic_load_explicit(&e->dir[e->wci], memory_order_relaxed);
+
+		pthread_mutex_lock(&e->pool->lock);
+		ns_evpool_buf(e->pool, (size_t)(w & NS_EV_DIR_BUF_MASK) - 1)->pinned = false;
+		pthread_mutex_unlock(&e->pool->lock);
+		e->wchunk = NULL;
+	}
 	free(e->type_map);
 	e->type_map = NULL;
 }
@@ -148,22 +495,39 @@ void ns_events_free(struct ns_events *e)
 {
 	uint64_t i;
 
-	for (i = 0; e->chunks && i < e->cap_chunks; i++)
-		free(e->chunks[i]);
+	if (e->own_pool)
+		ns_evpool_free(e->pool);
 	for (i = 0; i < NS_EV_WIDE_BLOCKS; i++)
 		free(e->wide[i]);
-	free(e->chunks);
+	free((void *)e->dir);
+	free(e->first_ts);
+	free(e->last_ts);
+	free(e->first_wide);
 	free(e->type_map);
 	memset(e, 0, sizeof(*e));
 }
 
-/* Bytes the index of @nr events holds resident (the slots written, not the whole chunks). */
+/*
+ * Bytes the index of @nr events holds resident: the directory, the wide
+ * table, and of the chunks in memory the slots written (not whole chunks).
+ */
 size_t ns_events_bytes(const struct ns_events *e, uint64_t nr)
 {
-	size_t bytes = e->cap_chunks * sizeof(*e->chunks) + nr * sizeof(struct ns_ev_slot);
+	size_t bytes = e->cap_chunks * (sizeof(*e->dir) + sizeof(*e->first_ts) +
+					sizeof(*e->last_ts) + sizeof(*e->first_wide));
+	uint64_t ci, nr_chunks = atomic_load_explicit(&e->nr_chunks, memory_order_acquire);
 	uint32_t k;
 
-	bytes += e->nr_chunks * sizeof(((struct ns_ev_chunk *)0)->base);
+	for (ci = 0; ci < nr_chunks; ci++) {
+		uint64_t first = ci << NS_EV_CHUNK_SHIFT;
+
+		if (!(atomic_load_explicit(&e->dir[ci], memory_order_relaxed) & NS_EV_DIR_BUF_MASK))
+			continue;
+		bytes += sizeof(((struct ns_ev_chunk *)0)->base);
+		if (nr > first)
+			bytes += (nr - first < NS_EV_CHUNK ? nr - first : NS_EV_CHUNK) *
+				 sizeof(struct ns_ev_slot);
+	}
 	for (k = 0; k < NS_EV_WIDE_BLOCKS && e->wide[k]; k++)
 		bytes += ((size_t)NS_EV_WIDE_FIRST << k) * sizeof(struct ns_ev_wide);
 	return bytes;
@@ -171,7 +535,7 @@ size_t ns_events_bytes(const struct ns_events *e, uint64_t nr)
 
 uint64_t ns_events_nr_wide(const struct ns_events *e)
 {
-	return e->nr_wide;
+	return atomic_load_explicit(&e->nr_wide, memory_order_acquire);
 }
 
 /* ---- the public accessors ---- */

@@ -643,7 +643,7 @@ int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len)
 
 		have = calloc((size_t)nr_want, sizeof(*have));
 		if (!have) {
-			ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+			ns_set_nomem(err, err_len);
 			return -ENOMEM;
 		}
 		for (int i = 0; i < nr_want; i++) {
@@ -681,6 +681,42 @@ int ns_index_open_pages(struct ns_trace *trace, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * The pool's reload function (events.c): chunk @ci of a CPU read again by
+ * the fast reader, from the page that holds its first event, skipping the
+ * records of that page before it.
+ */
+static int reload_chunk(void *arg, struct ns_events *e, uint64_t ci, struct ns_ev_chunk *ch,
+			const uint16_t *map, uint32_t *wide)
+{
+	struct ns_trace *trace = arg;
+	const struct ns_cpu *c = &trace->cpus[e->cpu];
+	uint64_t first = ci << NS_EV_CHUNK_SHIFT, nr = ns_trace_cpu_nr_events(trace, e->cpu);
+	uint64_t p = ns_cpu_page_of(c, first), skip = first - c->pages[p].first_idx, page;
+	struct ns_pages_record r;
+	struct ns_pages_iter *it;
+	uint32_t i, n;
+	int ret = 0;
+
+	if (first >= nr)
+		return -ERANGE;
+	n = nr - first < NS_EV_CHUNK ? (uint32_t)(nr - first) : NS_EV_CHUNK;
+	/* page offsets grow by a page per page from the CPU's first */
+	page = (c->pages[p].offset - ns_pages_page_offset(trace->pages, e->cpu, 0)) /
+	       (uint64_t)trace->page_size;
+	it = ns_pages_iter_open(trace->pages, e->cpu, page, UINT64_MAX);
+	if (!it)
+		return -ENOMEM;
+	for (; skip && (ret = ns_pages_iter_next(it, &r)) == 1; skip--)
+		;
+	for (i = 0; i < n && (ret = ns_pages_iter_next(it, &r)) == 1; i++)
+		ns_events_fill(e, ch, i, r.ts_ns, r.pid, r.type, map, wide);
+	ns_pages_iter_close(it);
+	if (ret < 0)
+		return ret;
+	return i == n ? 0 : -ESTALE;
+}
+
 /**
  * ns_index_prepare - what indexing needs, and what can be known before it
  * Opens the fast reader where it reads the file as libtracecmd does (else
@@ -692,6 +728,12 @@ int ns_index_prepare(struct ns_trace *trace)
 {
 	int i;
 
+	/* only the fast reader can read a chunk again: else all stay in memory */
+	trace->evpool = ns_evpool_new(trace->opts.index_memory ? trace->opts.index_memory :
+				      ns_trace_default_index_memory(), trace->nr_cpus,
+				      trace->pages ? reload_chunk : NULL, trace);
+	if (!trace->evpool)
+		return -ENOMEM;
 	trace->span_first = UINT64_MAX;
 	for (i = 0; i < trace->nr_cpus; i++) {
 		struct ns_cpu *c = &trace->cpus[i];
@@ -700,6 +742,7 @@ int ns_index_prepare(struct ns_trace *trace)
 
 		if (ns_events_init(&c->ev, pages * (uint64_t)(trace->page_size / 8)))
 			return -ENOMEM;
+		ns_events_set_pool(&c->ev, trace->evpool, i);
 		if (pages) {
 			c->pages = malloc(pages * sizeof(*c->pages));
 			if (!c->pages)

@@ -34,6 +34,7 @@
 
 #include <nurseshark/util.h>
 
+#include "nurseshark/trace.h"
 #include "layout.h"
 #include "pages.h"
 
@@ -316,7 +317,7 @@ static int buffer_option(struct ns_pages *p, struct options *o, const unsigned c
 	o->top_nr = nr;
 	return 0;
 nomem:
-	ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+	ns_set_nomem(err, err_len);
 	return -ENOMEM;
 bad:
 	ns_set_err(err, err_len, "damaged BUFFER option");
@@ -426,7 +427,7 @@ static int read_options(struct ns_pages *p, struct cursor *c, struct options *o,
 			goto bad;
 		buf = malloc(size + 1);
 		if (!buf) {
-			ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+			ns_set_nomem(err, err_len);
 			return -ENOMEM;
 		}
 		cur_read(c, buf, size);
@@ -502,7 +503,7 @@ static int read_v6(struct ns_pages *p, struct cursor *c, struct options *o, char
 		goto bad;
 	o->top = calloc(nr_cpus ? nr_cpus : 1, sizeof(*o->top));
 	if (!o->top) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_nomem(err, err_len);
 		return -ENOMEM;
 	}
 	for (i = 0; i < nr_cpus; i++) {
@@ -561,7 +562,7 @@ static int read_v7(struct ns_pages *p, struct cursor *c, struct options *o, char
 			if (!zbuf || !mem) {
 				free(zbuf);
 				free(mem);
-				ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+				ns_set_nomem(err, err_len);
 				return -ENOMEM;
 			}
 			cur_read(&s, zbuf, zsize);
@@ -598,7 +599,7 @@ static int load_chunks(struct ns_pages *p, struct ns_pages_cpu *c, char *err, si
 		goto bad;
 	c->chunks = calloc(count ? count : 1, sizeof(*c->chunks));
 	if (!c->chunks) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_nomem(err, err_len);
 		return -ENOMEM;
 	}
 	c->nr_chunks = count;
@@ -760,7 +761,7 @@ static int read_v6_inst(struct ns_pages *p, struct options *o, struct inst_entry
 		goto bad;
 	in->cpus = calloc(o->top_nr ? o->top_nr : 1, sizeof(*in->cpus));
 	if (!in->cpus) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_nomem(err, err_len);
 		return -ENOMEM;
 	}
 	for (i = 0; i < o->top_nr; i++) {
@@ -857,7 +858,7 @@ static int setup_cpus(struct ns_pages *p, struct options *o, const char *const *
 	p->cpus = calloc(total ? (size_t)total : 1, sizeof(*p->cpus));
 	p->bufs = calloc((size_t)nr_buf + 1, sizeof(*p->bufs));
 	if (!p->cpus || !p->bufs) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_nomem(err, err_len);
 		return -ENOMEM;
 	}
 	total = 0;
@@ -1050,7 +1051,7 @@ struct ns_pages *ns_pages_open_buffers(const char *path, struct tep_handle *tep,
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_nomem(err, err_len);
 		return NULL;
 	}
 	p->fd = open(path, O_RDONLY | O_CLOEXEC);

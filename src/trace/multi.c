@@ -103,9 +103,15 @@ int ns_trace_open_each(const char *const *paths, const struct ns_trace_open_opts
 		out[k] = NULL;
 	/* the headers, one after the other: each open forks a child to check its file */
 	for (k = 0; k < n; k++) {
+		uint64_t budget = opts && opts[k].index_memory ? opts[k].index_memory :
+				  ns_trace_default_index_memory();
+
 		out[k] = ns_trace_open_deferred(paths[k], opts ? &opts[k] : NULL, err, err_len);
 		if (!out[k])
 			goto fail;
+		/* the event index's budget is for all the files: a share each */
+		if (budget != UINT64_MAX)
+			out[k]->opts.index_memory = budget > (uint64_t)n ? budget / (uint64_t)n : 1;
 	}
 	/* then every file indexed at once, by threads of its own */
 	for (k = 0; k < n; k++)
@@ -193,7 +199,7 @@ struct ns_trace *ns_trace_open_files_async(const char *const *paths,
 		goto nomem;
 	return trace;
 nomem:
-	ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+	ns_set_nomem(err, err_len);
 fail:
 	if (trace && !trace->multi)
 		free(m);

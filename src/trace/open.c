@@ -618,6 +618,8 @@ static void index_error(char *err, size_t err_len, int ret)
 		ns_set_err(err, err_len, "corrupt: a page of its events is damaged");
 	else if (ret == -ESTALE)	/* cut or recorded over while indexing */
 		ns_set_err(err, err_len, "%s", NS_TRACE_CHANGED_MSG);
+	else if (ret == -ENOMEM)
+		ns_set_nomem(err, err_len);
 	else
 		ns_set_err(err, err_len, "cannot index events: %s", strerror(-ret));
 }
@@ -812,13 +814,13 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 		goto fail;
 	trace->cpus = calloc(trace->nr_cpus ? trace->nr_cpus : 1, sizeof(*trace->cpus));
 	if (!trace->cpus) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_nomem(err, err_len);
 		goto fail;
 	}
 	for (ret = 0; ret < trace->nr_cpus; ret++)
 		trace->cpus[ret].cur_page = UINT64_MAX;
 	if (capture && !(trace->capture = ns_sched_capture_new(trace))) {
-		ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_nomem(err, err_len);
 		goto fail;
 	}
 	if (defer || !start_index(trace, err, err_len))
@@ -828,7 +830,7 @@ fail:
 	ns_trace_close(trace);
 	return NULL;
 nomem:
-	ns_set_err(err, err_len, "%s", strerror(ENOMEM));
+	ns_set_nomem(err, err_len);
 	if (trace)
 		free(trace->path);
 	free(trace);
@@ -870,6 +872,7 @@ void ns_trace_close(struct ns_trace *trace)
 	ns_preview_free(trace->preview, trace->nr_cpus);
 	ns_sched_capture_free(trace->capture, trace->nr_cpus);
 	free(trace->cpus);
+	ns_evpool_free(trace->evpool);
 	ns_pages_close(trace->pages);
 	free(trace->order);
 	ns_tasks_free(&trace->tasks);

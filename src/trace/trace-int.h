@@ -17,9 +17,15 @@
  *
  * Memory: 8 bytes per event, plus 16 per page, per sched_switch and per lost
  * events, plus the order's checkpoints: 8.5 bytes per event on busy traces,
- * where KernelShark keeps over 80. A per-page index that decodes pages on
- * demand would be smaller still, but every zoom, filter and search would
- * then decompress pages; 8 bytes keep those at memory speed.
+ * where KernelShark keeps over 80. The 8 bytes an event are held by chunks
+ * of 64K events in a pool under a budget (--index-memory, by default a
+ * quarter of the memory the process may use): past it, chunks not used
+ * lately are dropped and read again from their pages on demand (events.c),
+ * so a trace larger than the machine's memory opens, and what stays is 16
+ * bytes a page plus the chunks in use. Within the budget every zoom, filter
+ * and search runs at memory speed; under a small one, jumps about the trace
+ * read pages again (same results, slower). A per-page index with the bins'
+ * summaries per page would need no per-event arrays at all: not done yet.
  *
  * While indexing (open.c), readers may use events [0, nr_events) of a CPU
  * (an acquire load) and pages [0, nr_pages): the writer fills an entry
@@ -118,24 +124,100 @@ struct ns_ev_chunk {
 	struct ns_ev_slot slot[NS_EV_CHUNK];
 };
 
+/*
+ * The pool of chunk buffers that the CPUs' event indexes share (events.c):
+ * at most max_bufs buffers; past that a chunk not used lately (clock,
+ * second chance) is evicted and read again from the file when needed.
+ */
+#define NS_EV_DIR_BUF_BITS	20
+#define NS_EV_DIR_BUF_MASK	((1ull << NS_EV_DIR_BUF_BITS) - 1)
+#define NS_EVPOOL_FIRST		16	/* buffer block k holds 16 << k buffers */
+#define NS_EVPOOL_BLOCKS	16
+#define NS_EVPOOL_MIN_BUFS	8	/* beside 2 a CPU: see ns_evpool_new() */
+
+struct ns_events;
+
+struct ns_evbuf {
+	struct ns_ev_chunk *chunk;	/* allocated with the buffer, never moves */
+	struct ns_events *owner;	/* the index whose chunk it holds, or NULL */
+	uint64_t ci;			/* and which */
+	atomic_bool referenced;		/* used since the clock hand last passed */
+	bool pinned;			/* being written by the indexer */
+};
+
+/*
+ * Fills chunk @ci of @e again into @ch: ns_events_fill(e, ch, i, ..., @map,
+ * @wide) for each of its events, as they were appended.
+ * Returns 0 or a negative errno.
+ */
+typedef int (*ns_evpool_reload_fn)(void *arg, struct ns_events *e, uint64_t ci,
+				   struct ns_ev_chunk *ch, const uint16_t *map, uint32_t *wide);
+
+struct ns_evpool {
+	pthread_mutex_t lock;
+	size_t max_bufs;		/* SIZE_MAX: keep every chunk */
+	size_t nr_bufs;			/* allocated so far */
+	struct ns_evbuf *blocks[NS_EVPOOL_BLOCKS];	/* never move */
+	size_t hand;			/* the clock's */
+	uint64_t gen;			/* of the last directory word stored */
+	uint64_t loads, evictions;
+	int error;			/* the last reload's failure, 0 if none */
+	ns_evpool_reload_fn reload;	/* NULL: nothing can be evicted */
+	void *reload_arg;
+	uint16_t *type_map;		/* reload's scratch: type -> local + 1 */
+};
+
+struct ns_evpool *ns_evpool_new(size_t budget_bytes, int nr_cpus, ns_evpool_reload_fn reload,
+				void *arg);
+void ns_evpool_free(struct ns_evpool *pool);
+size_t ns_evpool_bytes(const struct ns_evpool *pool);
+
+static inline struct ns_evbuf *ns_evpool_buf(const struct ns_evpool *pool, size_t b)
+{
+	uint32_t k = 63 - (uint32_t)__builtin_clzll(b / NS_EVPOOL_FIRST + 1);
+
+	return &pool->blocks[k][b - NS_EVPOOL_FIRST * ((1ull << k) - 1)];
+}
+
+/*
+ * A CPU's events. dir[ci] says where chunk ci is, as a seqlock would:
+ * generation << NS_EV_DIR_BUF_BITS | buffer + 1, or a buffer part 0 when
+ * the chunk is not in memory. A reader loads the word (acquire), reads the
+ * buffer, then checks the word again after an acquire fence: a chunk
+ * evicted meanwhile changed it (the evictor stores the new word, then a
+ * fence, then overwrites the buffer), and the reader tries again.
+ */
 struct ns_events {
-	struct ns_ev_chunk **chunks;	/* directory, never moves once readers exist */
+	_Atomic uint64_t *dir;		/* per chunk: where it is */
+	uint64_t *first_ts;		/* per chunk: its first event's timestamp */
+	uint64_t *last_ts;		/* per chunk: its last one's (the writer's: so far) */
+	uint32_t *first_wide;		/* per chunk: nr_wide when it began */
 	_Atomic uint64_t nr_chunks;	/* published with a release store */
 	size_t cap_chunks;
+	struct ns_evpool *pool;
+	bool own_pool;			/* made by the first append (no pool given) */
+	int cpu;			/* for the pool's reload */
+	struct ns_ev_chunk *wchunk;	/* the writer's chunk (pinned) */
+	uint64_t wci;
 	int32_t types[NS_EV_TYPES];	/* local type -> type */
 	int nr_types;
 	struct ns_ev_wide *wide[NS_EV_WIDE_BLOCKS];	/* blocks that never move */
-	uint32_t nr_wide;
+	_Atomic uint32_t nr_wide;
 	uint16_t *type_map;		/* writer only: type -> local + 1 */
 };
 
 int ns_events_init(struct ns_events *e, uint64_t max_events);
+void ns_events_set_pool(struct ns_events *e, struct ns_evpool *pool, int cpu);
 int ns_events_reserve(struct ns_events *e, uint64_t max_events);
 int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type);
+void ns_events_fill(struct ns_events *e, struct ns_ev_chunk *ch, uint32_t i, uint64_t ts,
+		    int pid, int type, const uint16_t *map, uint32_t *wide);
 void ns_events_done(struct ns_events *e);
 void ns_events_free(struct ns_events *e);
 size_t ns_events_bytes(const struct ns_events *e, uint64_t nr);
 uint64_t ns_events_nr_wide(const struct ns_events *e);
+uint64_t ns_events_load(const struct ns_events *e, uint64_t ci);
+uint64_t ns_events_lower_bound(const struct ns_events *e, uint64_t nr, uint64_t ts_ns);
 
 /* Entry @n of the wide table: block k holds entries from 64 * (2^k - 1) on. */
 static inline struct ns_ev_wide *ns_ev_wide_of(const struct ns_events *e, uint32_t n)
@@ -145,44 +227,95 @@ static inline struct ns_ev_wide *ns_ev_wide_of(const struct ns_events *e, uint32
 	return &e->wide[k][n - NS_EV_WIDE_FIRST * ((1u << k) - 1)];
 }
 
+/*
+ * The wide entry of a slot read under the seqlock: a slot torn by an
+ * eviction may hold any key, so one outside the table reads as NULL (and
+ * the reader's check of the word sends it round again).
+ */
+static inline const struct ns_ev_wide *ns_ev_wide_safe(const struct ns_events *e, uint32_t n)
+{
+	if (n >= atomic_load_explicit(&e->nr_wide, memory_order_acquire))
+		return NULL;
+	return ns_ev_wide_of(e, n);
+}
+
+/* Chunk @ci, in memory (read again if it was evicted); *@word to check after. */
+static inline const struct ns_ev_chunk *ns_ev_chunk_get(const struct ns_events *e, uint64_t ci,
+							uint64_t *word)
+{
+	uint64_t w = atomic_load_explicit(&e->dir[ci], memory_order_acquire);
+	struct ns_evbuf *b;
+
+	if (!(w & NS_EV_DIR_BUF_MASK))
+		w = ns_events_load(e, ci);
+	*word = w;
+	b = ns_evpool_buf(e->pool, (size_t)(w & NS_EV_DIR_BUF_MASK) - 1);
+	if (!atomic_load_explicit(&b->referenced, memory_order_relaxed))
+		atomic_store_explicit(&b->referenced, true, memory_order_relaxed);
+	return b->chunk;
+}
+
+/* Whether what was read of chunk @ci since ns_ev_chunk_get() gave @word holds. */
+static inline bool ns_ev_chunk_held(const struct ns_events *e, uint64_t ci, uint64_t word)
+{
+	atomic_thread_fence(memory_order_acquire);
+	return atomic_load_explicit(&e->dir[ci], memory_order_relaxed) == word;
+}
+
+/*
+ * A seqlock's reads race with the writer by design (the word's check throws
+ * a torn read away): ThreadSanitizer is told not to watch them.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define NS_SEQLOCK_READ __attribute__((no_sanitize_thread))
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NS_SEQLOCK_READ __attribute__((no_sanitize("thread")))
+#endif
+#endif
+#ifndef NS_SEQLOCK_READ
+#define NS_SEQLOCK_READ
+#endif
+
+NS_SEQLOCK_READ
+static inline void ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_event *ev)
+{
+	uint64_t ci = idx >> NS_EV_CHUNK_SHIFT, word;
+	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
+
+	for (;;) {
+		const struct ns_ev_chunk *ch = ns_ev_chunk_get(e, ci, &word);
+		struct ns_ev_slot s = ch->slot[i];
+		const struct ns_ev_wide *w = NULL;
+
+		if (s.ts_lo != NS_EV_WIDE) {
+			ev->ts_ns = ch->base[i >> NS_EV_GROUP_SHIFT] + s.ts_lo;
+			ev->pid = (int32_t)(s.key >> NS_EV_TYPE_BITS);
+			ev->type = e->types[s.key & NS_EV_TYPES];
+		} else if ((w = ns_ev_wide_safe(e, s.key))) {
+			ev->ts_ns = w->ts_ns;
+			ev->pid = w->pid;
+			ev->type = w->type;
+		}
+		if (ns_ev_chunk_held(e, ci, word) && (s.ts_lo != NS_EV_WIDE || w))
+			return;
+	}
+}
+
 static inline uint64_t ns_ev_ts(const struct ns_events *e, uint64_t idx)
 {
-	const struct ns_ev_chunk *ch = e->chunks[idx >> NS_EV_CHUNK_SHIFT];
-	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
-	struct ns_ev_slot s = ch->slot[i];
+	struct ns_event ev;
 
-	if (s.ts_lo != NS_EV_WIDE)
-		return ch->base[i >> NS_EV_GROUP_SHIFT] + s.ts_lo;
-	return ns_ev_wide_of(e, s.key)->ts_ns;
+	ns_ev_get(e, idx, &ev);
+	return ev.ts_ns;
 }
 
 static inline int ns_ev_type(const struct ns_events *e, uint64_t idx)
 {
-	const struct ns_ev_chunk *ch = e->chunks[idx >> NS_EV_CHUNK_SHIFT];
-	struct ns_ev_slot s = ch->slot[idx & (NS_EV_CHUNK - 1)];
+	struct ns_event ev;
 
-	if (s.ts_lo != NS_EV_WIDE)
-		return e->types[s.key & NS_EV_TYPES];
-	return ns_ev_wide_of(e, s.key)->type;
-}
-
-static inline void ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_event *ev)
-{
-	const struct ns_ev_chunk *ch = e->chunks[idx >> NS_EV_CHUNK_SHIFT];
-	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
-	struct ns_ev_slot s = ch->slot[i];
-
-	if (s.ts_lo != NS_EV_WIDE) {
-		ev->ts_ns = ch->base[i >> NS_EV_GROUP_SHIFT] + s.ts_lo;
-		ev->pid = (int32_t)(s.key >> NS_EV_TYPE_BITS);
-		ev->type = e->types[s.key & NS_EV_TYPES];
-	} else {
-		const struct ns_ev_wide *w = ns_ev_wide_of(e, s.key);
-
-		ev->ts_ns = w->ts_ns;
-		ev->pid = w->pid;
-		ev->type = w->type;
-	}
+	ns_ev_get(e, idx, &ev);
+	return ev.type;
 }
 
 struct ns_pages;
@@ -318,6 +451,7 @@ struct ns_trace {
 	off_t file_size;
 	struct timespec file_mtime;
 	struct ns_cpu *cpus;
+	struct ns_evpool *evpool;	/* the CPUs' event chunks (events.c) */
 	uint64_t nr_events;
 	uint64_t first_ns, last_ns;
 	/* merged order: checkpoint k holds nr_cpus consumed counts at row k*STRIDE */

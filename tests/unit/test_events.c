@@ -88,7 +88,7 @@ int main(void)
 		      "a directory for one event grows to hold %llu (%zu chunks)",
 		      (unsigned long long)m, e.cap_chunks);
 		for (k = e.nr_chunks; k < e.cap_chunks; k++)
-			empty += e.chunks[k] == NULL;
+			empty += !(e.dir[k] & NS_EV_DIR_BUF_MASK);
 		bad = 0;
 		for (i = 0; i < m && !ret; i++) {
 			struct ns_event ev;

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The memory this process may use: the limits that end it or fail its
+ * allocations (the cgroup's memory.max, which the kernel enforces by
+ * killing, and ulimit -v, by failing malloc()), and what the machine has
+ * free. They size the event index's budget (events.c), and say which
+ * limit was hit when memory runs out.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "trace-int.h"
+
+/* The number in file @path ("max": none), or UINT64_MAX. */
+static uint64_t read_limit(const char *path)
+{
+	unsigned long long v;
+	char buf[64];
+	FILE *f = fopen(path, "re");
+	uint64_t ret = UINT64_MAX;
+
+	if (!f)
+		return ret;
+	if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%llu", &v) == 1)
+		ret = v;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The smallest memory limit of our cgroup and its parents: cgroup v2's
+ * memory.max (line "0::PATH" of /proc/self/cgroup), else v1's
+ * memory.limit_in_bytes (line "N:memory:PATH"); v1 says "none" with a
+ * number near 2^63.
+ */
+static uint64_t cgroup_limit(void)
+{
+	char line[512], path[640];
+	uint64_t best = UINT64_MAX;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	if (!f)
+		return best;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':'), *q = p ? strchr(p + 1, ':') : NULL, *end;
+		const char *fmt;
+
+		if (!q)
+			continue;
+		*q++ = 0;
+		end = q + strcspn(q, "\n");
+		*end = 0;
+		if (!strcmp(p + 1, ""))
+			fmt = "/sys/fs/cgroup%s/memory.max";
+		else if (!strcmp(p + 1, "memory"))
+			fmt = "/sys/fs/cgroup/memory%s/memory.limit_in_bytes";
+		else
+			continue;
+		/* from our cgroup up to the root */
+		for (;;) {
+			uint64_t v;
+			char *slash;
+
+			snprintf(path, sizeof(path), fmt, !strcmp(q, "/") ? "" : q);
+			v = read_limit(path);
+			if (v < (1ull << 62) && v < best)
+				best = v;
+			slash = strrchr(q, '/');
+			if (!slash || slash == q)
+				break;
+			*slash = 0;
+		}
+	}
+	fclose(f);
+	return best;
+}
+
+/* MemAvailable of /proc/meminfo, in bytes, or UINT64_MAX. */
+static uint64_t mem_available(void)
+{
+	unsigned long long kb;
+	char line[128];
+	uint64_t ret = UINT64_MAX;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return ret;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+			ret = kb * 1024;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+/**
+ * ns_memory_limits - the limits on this process's memory, UINT64_MAX for none
+ */
+void ns_memory_limits(struct ns_memory_limits *l)
+{
+	struct rlimit as;
+
+	l->cgroup = cgroup_limit();
+	l->address_space = !getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY ?
+			   (uint64_t)as.rlim_cur : UINT64_MAX;
+	l->available = mem_available();
+}
+
+/**
+ * ns_trace_default_index_memory - the event index's budget by default
+ * A quarter of the least of the cgroup's memory.max, ulimit -v and the
+ * memory available: the rest is for the pages read, libtraceevent, the
+ * screen, filters and searches. At least 16 MB.
+ */
+uint64_t ns_trace_default_index_memory(void)
+{
+	struct ns_memory_limits l;
+	uint64_t least;
+
+	ns_memory_limits(&l);
+	least = l.cgroup < l.address_space ? l.cgroup : l.address_space;
+	if (l.available < least)
+		least = l.available;
+	if (least == UINT64_MAX)
+		return UINT64_MAX;
+	least /= 4;
+	return least < (16ull << 20) ? 16ull << 20 : least;
+}
+
+static const char *mb(uint64_t bytes, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu MB", (unsigned long long)(bytes >> 20));
+	return buf;
+}
+
+/**
+ * ns_memory_limit_text - which limit memory ran out under, for a message
+ * "the cgroup's memory.max of 512 MB", "ulimit -v of 1024 MB", or what
+ * the machine had available.
+ */
+void ns_memory_limit_text(char *buf, size_t len)
+{
+	struct ns_memory_limits l;
+	char n[32];
+
+	ns_memory_limits(&l);
+	if (l.address_space != UINT64_MAX && l.address_space <= l.cgroup)
+		snprintf(buf, len, "ulimit -v of %s", mb(l.address_space, n, sizeof(n)));
+	else if (l.cgroup != UINT64_MAX)
+		snprintf(buf, len, "the cgroup's memory.max of %s", mb(l.cgroup, n, sizeof(n)));
+	else if (l.available != UINT64_MAX)
+		snprintf(buf, len, "the %s of memory available", mb(l.available, n, sizeof(n)));
+	else
+		snprintf(buf, len, "the memory available");
+}
+
+/**
+ * ns_set_nomem - "out of memory under LIMIT" into an optional error buffer
+ * Instead of strerror(ENOMEM): says which limit (ulimit -v, the cgroup's
+ * memory.max) the allocation that failed ran into.
+ */
+void ns_set_nomem(char *err, size_t err_len)
+{
+	char limit[96];
+
+	ns_memory_limit_text(limit, sizeof(limit));
+	ns_set_err(err, err_len, "out of memory under %s", limit);
+}

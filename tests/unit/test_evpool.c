@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The event index under a memory budget (src/trace/events.c): chunks
+ * evicted by the clock and read again must give the events as written,
+ * also to a reader on another thread while the writer evicts; and on a
+ * real trace, every event and every search by time under a tiny
+ * --index-memory must equal what the whole index gives.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "../../src/trace/trace-int.h"
+#include "traces.h"
+
+#define NR_CPUS 2
+#define NR_EVENTS (40 * NS_EV_CHUNK + 1234)
+
+struct want {
+	uint64_t ts;
+	int pid, type;
+};
+
+struct fixture {
+	struct want *w[NR_CPUS];
+	struct ns_events ev[NR_CPUS];
+	_Atomic uint64_t published[NR_CPUS];
+	uint64_t broken_idx;		/* a reload gives this event wrong (UINT64_MAX: none) */
+	atomic_bool stop;
+};
+
+static uint32_t rng(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* The reload function: the events as appended (the file, here). */
+static int reload(void *arg, struct ns_events *e, uint64_t ci, struct ns_ev_chunk *ch,
+		  const uint16_t *map, uint32_t *wide)
+{
+	struct fixture *f = arg;
+	uint64_t first = ci << NS_EV_CHUNK_SHIFT, nr = atomic_load(&f->published[e->cpu]), i;
+
+	for (i = first; i < nr && i < first + NS_EV_CHUNK; i++) {
+		const struct want *w = &f->w[e->cpu][i];
+
+		ns_events_fill(e, ch, (uint32_t)(i - first), w->ts + (i == f->broken_idx), w->pid,
+			       w->type, map, wide);
+	}
+	return 0;
+}
+
+static void make_events(struct want *w, uint32_t seed)
+{
+	uint64_t i, ts = 1000;
+
+	for (i = 0; i < NR_EVENTS; i++) {
+		uint32_t r = rng(&seed);
+
+		/* now and then a gap of seconds, a step back or a huge pid: wide entries */
+		if (r % 1999 == 0)
+			ts += 5000000000ull;
+		else if (r % 1997 == 0 && ts > 5000)
+			ts -= 3000;
+		else
+			ts += r % 5000;
+		w[i].ts = ts;
+		w[i].pid = r % 1993 == 0 ? -1 : (int)(r % 40000);
+		w[i].type = (int)(r % 700);
+	}
+}
+
+/* Events [0, nr) of @cpu read in a random order: how many differ from what was written. */
+static uint64_t wrong_events(struct fixture *f, int cpu, uint64_t nr, uint64_t reads,
+			     uint32_t seed)
+{
+	uint64_t bad = 0, k;
+
+	for (k = 0; k < reads && nr; k++) {
+		uint64_t i = rng(&seed) % nr;
+		const struct want *w = &f->w[cpu][i];
+		struct ns_event ev;
+
+		ns_ev_get(&f->ev[cpu], i, &ev);
+		bad += ev.ts_ns != w->ts || ev.pid != w->pid || ev.type != w->type;
+	}
+	return bad;
+}
+
+static void *reader_main(void *arg)
+{
+	struct fixture *f = arg;
+	uint64_t bad = 0, rounds = 0;
+	uint32_t seed = 777;
+
+	while (!atomic_load(&f->stop) || rounds < 4) {
+		for (int cpu = 0; cpu < NR_CPUS; cpu++)
+			bad += wrong_events(f, cpu, atomic_load(&f->published[cpu]), 50,
+					    rng(&seed));
+		rounds++;
+	}
+	return (void *)(uintptr_t)bad;
+}
+
+static void pool_checks(void)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct ns_evpool *pool;
+	uint64_t i, bad;
+	pthread_t reader;
+	void *rbad = NULL;
+	int cpu, ret = 0;
+	bool started;
+
+	if (!f)
+		return;
+	f->broken_idx = UINT64_MAX;
+	/* a budget of 1 byte: the pool's least, 8 + 2 a CPU = 12 buffers for 82 chunks */
+	pool = ns_evpool_new(1, NR_CPUS, reload, f);
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		f->w[cpu] = malloc(NR_EVENTS * sizeof(*f->w[cpu]));
+		if (!f->w[cpu] || ns_events_init(&f->ev[cpu], NR_EVENTS))
+			ret = -ENOMEM;
+		else
+			ns_events_set_pool(&f->ev[cpu], pool, cpu);
+		if (f->w[cpu])
+			make_events(f->w[cpu], 4242 + (uint32_t)cpu);
+	}
+	CHECK(pool && !ret && pool->max_bufs == NS_EVPOOL_MIN_BUFS + 2 * NR_CPUS,
+	      "a pool of %d buffers under a tiny budget", NS_EVPOOL_MIN_BUFS + 2 * NR_CPUS);
+	if (!pool || ret)
+		return;
+
+	/* CPU 0 written whole, CPU 1 while a reader on another thread reads both */
+	for (i = 0; i < NR_EVENTS && !ret; i++) {
+		ret = ns_events_append(&f->ev[0], i, f->w[0][i].ts, f->w[0][i].pid, f->w[0][i].type);
+		atomic_store(&f->published[0], i + 1);
+	}
+	ns_events_done(&f->ev[0]);
+	started = !pthread_create(&reader, NULL, reader_main, f);
+	for (i = 0; i < NR_EVENTS && !ret; i++) {
+		ret = ns_events_append(&f->ev[1], i, f->w[1][i].ts, f->w[1][i].pid, f->w[1][i].type);
+		atomic_store(&f->published[1], i + 1);
+	}
+	ns_events_done(&f->ev[1]);
+	atomic_store(&f->stop, true);
+	if (started)
+		pthread_join(reader, &rbad);
+	CHECK(!ret && pool->nr_bufs <= pool->max_bufs && pool->evictions > 0,
+	      "appending %u events a CPU stays within %zu buffers (%zu used, %llu evictions)",
+	      NR_EVENTS, pool->max_bufs, pool->nr_bufs, (unsigned long long)pool->evictions);
+	CHECK(started && (uintptr_t)rbad == 0,
+	      "a reader on another thread while the writer evicts reads every event as "
+	      "written (%llu wrong)", (unsigned long long)(uintptr_t)rbad);
+	CHECK(ns_events_nr_wide(&f->ev[0]) > 0, "the events have wide entries (%llu)",
+	      (unsigned long long)ns_events_nr_wide(&f->ev[0]));
+
+	/* every event, in order and at random: chunks evicted and read again */
+	bad = 0;
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		for (i = 0; i < NR_EVENTS; i++) {
+			struct ns_event ev;
+
+			ns_ev_get(&f->ev[cpu], i, &ev);
+			bad += ev.ts_ns != f->w[cpu][i].ts || ev.pid != f->w[cpu][i].pid ||
+			       ev.type != f->w[cpu][i].type;
+		}
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		bad += wrong_events(f, cpu, NR_EVENTS, 3000, 99 + (uint32_t)cpu);
+	CHECK(!bad && pool->loads > 0 && !pool->error && pool->nr_bufs <= pool->max_bufs,
+	      "read back after eviction every event equals the original (%llu wrong, "
+	      "%llu loads)", (unsigned long long)bad, (unsigned long long)pool->loads);
+
+	bad = 0;
+	for (i = 0; i < NR_EVENTS; i += 997) {
+		uint64_t want = i, got;
+
+		while (want && f->w[0][want - 1].ts >= f->w[0][i].ts)
+			want--;
+		got = ns_events_lower_bound(&f->ev[0], NR_EVENTS, f->w[0][i].ts);
+		/* where timestamps go back the answer is any of a sorted search's */
+		bad += got != want && f->w[0][got].ts < f->w[0][i].ts;
+	}
+	CHECK(!bad, "search by time with chunks evicted (%llu wrong)", (unsigned long long)bad);
+
+	/* the checks above can fail: a reload that gives one event wrong is seen */
+	f->broken_idx = 5 * NS_EV_CHUNK + 17;
+	bad = 0;
+	for (int round = 0; round < 3 && !bad; round++)
+		for (i = 0; i < NR_EVENTS; i++) {
+			struct ns_event ev;
+
+			ns_ev_get(&f->ev[0], i, &ev);
+			bad += ev.ts_ns != f->w[0][i].ts;
+		}
+	CHECK(bad == 1, "a reload that gives an event wrong is caught (%llu wrong)",
+	      (unsigned long long)bad);
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		ns_events_free(&f->ev[cpu]);
+		free(f->w[cpu]);
+	}
+	ns_evpool_free(pool);
+	free(f);
+}
+
+/* A real trace under --index-memory 8M against the whole index. */
+static void trace_checks(const char *path)
+{
+	struct ns_trace_open_opts small = { .index_memory = 8ull << 20 };
+	struct ns_trace_open_opts all = { .index_memory = UINT64_MAX };
+	char err[256];
+	struct ns_trace *a, *b = NULL;
+	uint64_t bad = 0, n = 0, k, loads;
+	uint32_t seed = 31337;
+	int cpu;
+	bool ok;
+
+	/* one after the other: the open's guard forks, not beside an indexing thread */
+	a = ns_trace_open_async_opts(path, &all, err, sizeof(err));
+	ok = a && !ns_trace_wait(a, err, sizeof(err));
+	b = ok ? ns_trace_open_async_opts(path, &small, err, sizeof(err)) : NULL;
+	ok = b && !ns_trace_wait(b, err, sizeof(err));
+	CHECK(ok, "%s opens with --index-memory all and 8M (%s)", path, ok ? "" : err);
+	if (!ok)
+		goto out;
+	CHECK(ns_trace_nr_events(a) == ns_trace_nr_events(b) && a->nr_cpus == b->nr_cpus,
+	      "the same %llu events", (unsigned long long)ns_trace_nr_events(a));
+	for (cpu = 0; cpu < a->nr_cpus && cpu < b->nr_cpus; cpu++) {
+		uint64_t nr = ns_trace_cpu_nr_events(a, cpu), i;
+
+		for (i = 0; i < nr; i++) {
+			struct ns_event x, y;
+
+			ns_trace_event(a, cpu, i, &x);
+			ns_trace_event(b, cpu, i, &y);
+			bad += x.ts_ns != y.ts_ns || x.pid != y.pid || x.type != y.type;
+			n++;
+		}
+	}
+	loads = b->evpool->loads;
+	CHECK(!bad && n == ns_trace_nr_events(a) && b->evpool->evictions > 0 && loads > 0 &&
+	      !b->evpool->error,
+	      "every event under 8M equals the whole index's (%llu of %llu wrong, %llu loads, "
+	      "%zu of %zu buffers)", (unsigned long long)bad, (unsigned long long)n,
+	      (unsigned long long)loads, b->evpool->nr_bufs, b->evpool->max_bufs);
+	bad = 0;
+	for (k = 0; k < 3000; k++) {
+		uint64_t t = ns_trace_first_ns(a) +
+			     rng(&seed) % (ns_trace_last_ns(a) - ns_trace_first_ns(a) + 1);
+		struct ns_event x, y;
+
+		uint64_t lo = 0, hi;
+
+		cpu = (int)(rng(&seed) % (uint32_t)a->nr_cpus);
+		/* a plain binary search over every event's timestamp */
+		for (hi = ns_trace_cpu_nr_events(a, cpu); lo < hi;) {
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (ns_trace_ev_ts(a, cpu, mid) < t)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		bad += ns_trace_cpu_lower_bound(a, cpu, t) != lo ||
+		       ns_trace_cpu_lower_bound(b, cpu, t) != lo;
+		/* and at random, where each read may need a chunk read again */
+		if (ns_trace_cpu_nr_events(a, cpu)) {
+			uint64_t i = rng(&seed) % ns_trace_cpu_nr_events(a, cpu);
+
+			ns_trace_event(a, cpu, i, &x);
+			ns_trace_event(b, cpu, i, &y);
+			bad += x.ts_ns != y.ts_ns || x.pid != y.pid || x.type != y.type;
+		}
+	}
+	CHECK(!bad && b->evpool->loads > loads,
+	      "searches by time and random reads under 8M equal the whole index's and a plain "
+	      "binary search's (%llu wrong)",
+	      (unsigned long long)bad);
+out:
+	ns_trace_close(a);
+	ns_trace_close(b);
+}
+
+int main(void)
+{
+	const char *shared = check_shared();
+	char path[8192];
+
+	pool_checks();
+	snprintf(path, sizeof(path), "%s/traces/big.dat", shared ? shared : "../shared");
+	if (shared && access(path, R_OK) == 0)
+		trace_checks(path);
+	else
+		SKIP("big.dat: %s not found", path);
+	return check_failures ? 1 : 0;
+}
