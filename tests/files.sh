@@ -78,6 +78,11 @@ same "-i instance.dat -i sample.dat: the other order" -i "$inst" -i "$sample"
 same "-i instance.dat -i instance.dat: every event a tie (top buffers, then instances)" \
 	-i "$inst" -i "$inst"
 same "-i sample.dat -i lost-events.dat: lost-events lines after the prefix" -i "$sample" -i "$lost"
+# a file name longer than any fixed buffer: the prefix is padded to it
+long=$tmp/$(printf 'x%.0s' $(seq 1 150)).dat
+cp "$lost" "$long"
+same "-i sample.dat -i <150-character name>: whole lost-events lines after a long prefix" \
+	-i "$sample" -i "$long"
 # instance.dat ran 3773.6 s before sample.dat: shifted, they overlap
 same "--ts-offset after the second -i: instance.dat moved onto sample.dat's time" \
 	-i "$sample" -i "$inst" --ts-offset 3773600000000

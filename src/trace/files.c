@@ -90,6 +90,12 @@ static int rank(const struct ns_trace *trace, const struct head *h, int k, int c
 #define CHUNK_EVENTS	4096
 #define CHUNKS_AHEAD	4		/* per file, formatted ahead of the merge */
 
+/* Report's merge order: the earlier time first, then the lower rank (report's handle order). */
+static inline bool key_before(uint64_t ts_a, int rank_a, uint64_t ts_b, int rank_b)
+{
+	return ts_a < ts_b || (ts_a == ts_b && rank_a < rank_b);
+}
+
 struct chunk {
 	size_t n;
 	uint64_t ts[CHUNK_EVENTS];
@@ -235,14 +241,13 @@ static int merge_chunks(struct worker *w, int n, FILE *out)
 				}
 				continue;
 			}
-			if (best < 0 || c[k]->ts[at[k]] < c[best]->ts[at[best]] ||
-			    (c[k]->ts[at[k]] == c[best]->ts[at[best]] &&
-			     c[k]->rank[at[k]] < c[best]->rank[at[best]])) {
+			if (best < 0 || key_before(c[k]->ts[at[k]], c[k]->rank[at[k]],
+						   c[best]->ts[at[best]], c[best]->rank[at[best]])) {
 				second = best;
 				best = k;
-			} else if (second < 0 || c[k]->ts[at[k]] < c[second]->ts[at[second]] ||
-				   (c[k]->ts[at[k]] == c[second]->ts[at[second]] &&
-				    c[k]->rank[at[k]] < c[second]->rank[at[second]])) {
+			} else if (second < 0 ||
+				   key_before(c[k]->ts[at[k]], c[k]->rank[at[k]],
+					      c[second]->ts[at[second]], c[second]->rank[at[second]])) {
 				second = k;
 			}
 		}
@@ -252,9 +257,8 @@ static int merge_chunks(struct worker *w, int n, FILE *out)
 		from = at[best];
 		for (i = from + 1; i < c[best]->n; i++) {
 			if (second >= 0 &&
-			    (c[best]->ts[i] > c[second]->ts[at[second]] ||
-			     (c[best]->ts[i] == c[second]->ts[at[second]] &&
-			      c[best]->rank[i] > c[second]->rank[at[second]])))
+			    key_before(c[second]->ts[at[second]], c[second]->rank[at[second]],
+				       c[best]->ts[i], c[best]->rank[i]))
 				break;
 		}
 		{
@@ -386,8 +390,7 @@ int ns_trace_export_files(struct ns_trace *const *traces, int n, FILE *out,
 			if (!heads[k].have)
 				continue;
 			r = rank(traces[k], &heads[k], k, heads[k].cpu);
-			if (best < 0 || heads[k].ts < heads[best].ts ||
-			    (heads[k].ts == heads[best].ts && r < best_rank)) {
+			if (best < 0 || key_before(heads[k].ts, r, heads[best].ts, best_rank)) {
 				best = k;
 				best_rank = r;
 			}

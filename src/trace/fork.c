@@ -10,6 +10,12 @@
  * of /proc/self/task, which sees every thread of the process, ours and any a
  * library started, where a counter of our own pthread_create()s would miss
  * the latter. Without /proc it cannot count and forks as before.
+ * pthread_join() returns when the kernel clears the thread's id, which it
+ * does while the thread exits, before its /proc/self/task entry goes: a
+ * thread just joined can still be counted for a moment (seen under load,
+ * tests/files.sh's -F on several files). So a count over one is looked at
+ * again for up to 200 ms before the fork is refused; a thread that really
+ * runs is still there then, and the caller is refused as before.
  *
  * The child also gets the default action back for the fatal signals: the
  * screen's handler (tui/screen.c) calls endwin(), which in a crashing child
@@ -23,6 +29,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <nurseshark/trace.h>
@@ -80,9 +87,14 @@ pid_t ns_trace_fork(void)
 	size_t i;
 	pid_t pid;
 
-	if (ns_trace_nr_threads() > 1 + NS_FOREIGN_THREADS) {
-		errno = EBUSY;
-		return -1;
+	for (i = 0; ns_trace_nr_threads() > 1 + NS_FOREIGN_THREADS; i++) {
+		const struct timespec ms = { 0, 1000000 };
+
+		if (i == 200) {
+			errno = EBUSY;
+			return -1;
+		}
+		nanosleep(&ms, NULL);
 	}
 	fflush(stdout);
 	fflush(stderr);

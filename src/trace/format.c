@@ -391,6 +391,21 @@ static size_t copy_str(char *dst, size_t len, const char *src)
 	return n;
 }
 
+/* @v in decimal into @buf (at least 20 bytes), no terminator; returns the length. */
+static size_t utoa(uint64_t v, char *buf)
+{
+	char digits[20];
+	size_t n = 0, i;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = digits[n - 1 - i];
+	return n;
+}
+
 /*
  * The time column as report pads it for a clock in microseconds, without
  * a printf (a search of the whole line prints millions of them): the time
@@ -401,9 +416,9 @@ static size_t copy_str(char *dst, size_t len, const char *src)
  */
 static size_t own_time(uint64_t ts, char *buf, size_t len)
 {
-	char digits[24];
-	uint64_t us, secs;
-	size_t n = 0, pad, i, at;
+	char digits[20];
+	uint64_t us;
+	size_t n, pad, i, at;
 	unsigned int frac;
 
 	if (ts > UINT64_MAX - 500)
@@ -411,18 +426,13 @@ static size_t own_time(uint64_t ts, char *buf, size_t len)
 	us = (ts + 500) / 1000;
 	if (us <= 1000000)
 		return 0;
-	secs = us / 1000000;
 	frac = (unsigned int)(us % 1000000);
-	do {
-		digits[n++] = (char)('0' + secs % 10);
-		secs /= 10;
-	} while (secs);
+	n = utoa(us / 1000000, digits);
 	pad = n < 5 ? 5 - n : 0;
 	if (pad + n + 8 > len)
 		return 0;
 	memset(buf, ' ', pad);
-	for (i = 0; i < n; i++)
-		buf[pad + i] = digits[n - 1 - i];
+	memcpy(buf + pad, digits, n);
 	at = pad + n;
 	buf[at++] = '.';
 	for (i = 6; i-- > 0; frac /= 10)
@@ -453,7 +463,6 @@ static struct tep_event *find_event(struct ns_trace *trace, struct tep_record *r
 	return slot->event;
 }
 
-/* libtraceevent's time column of @rec (its tep_print_event() format for the clock). */
 /* format.c's one buffer for every event, kept (trace->tep_lock makes it ours), reset */
 static struct trace_seq *seq_of(struct ns_trace *trace)
 {
@@ -465,6 +474,7 @@ static struct trace_seq *seq_of(struct ns_trace *trace)
 	return &trace->seq;
 }
 
+/* libtraceevent's time column of @rec (its tep_print_event() format for the clock). */
 static size_t tep_time(struct ns_trace *trace, struct tep_record *rec, bool usecs, char *buf,
 		       size_t len)
 {
@@ -657,20 +667,6 @@ void ns_event_text_free(struct ns_event_text *txt)
 	txt->info_size = 0;
 }
 
-/* @v in decimal into @buf (at least 11 bytes), no terminator; returns the length. */
-static size_t utoa(unsigned int v, char *buf)
-{
-	char digits[12];
-	size_t n = 0, i;
-
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = digits[n - 1 - i];
-	return n;
-}
 
 /*
  * The event's line as report prints it, after @prefix, without the
@@ -686,7 +682,7 @@ static int build_line(struct ns_trace *trace, const struct ns_event_text *txt,
 	size_t lp = strlen(prefix), lc = strlen(txt->comm), lt = strlen(time_raw);
 	size_t le = strlen(txt->event), li = strlen(txt->info ? txt->info : "");
 	bool usecs = ns_trace_cpu_in_usecs(trace, txt->slot);
-	char pid[16], cpu[16];
+	char pid[24], cpu[24];
 	size_t lpid, lcpu, need, at = 0, pad;
 
 	/* the pid left-aligned in 5, the cpu zero-padded to 3 */
@@ -744,25 +740,23 @@ static int export_line(struct ns_trace *trace, struct ns_textbuf *tb,
 		       const struct ns_event_text *txt, const char *time_raw, const char *prefix,
 		       char **line, size_t *size)
 {
-	char head[NS_TRACE_PREFIX_LEN + 64];
-	const char *h = prefix;
-	size_t n;
+	size_t lp = strlen(prefix), n;
 	int ret;
 
-	if (txt->missed > 0) {
-		snprintf(head, sizeof(head), "%sCPU:%d [%lld EVENTS DROPPED]\n", prefix, txt->cpu,
-			 txt->missed);
-		h = head;
-	} else if (txt->missed < 0) {
-		snprintf(head, sizeof(head), "%sCPU:%d [EVENTS DROPPED]\n", prefix, txt->cpu);
-		h = head;
-	}
-	ret = build_line(trace, txt, time_raw, h, line, size);
+	ret = build_line(trace, txt, time_raw, "", line, size);
 	if (ret)
 		return ret;
 	n = strlen(*line);
-	if (NS_GROW(tb->p, tb->cap, tb->len + n + 1))
+	/* the prefix is as long as the longest file name: no fixed buffer */
+	if (NS_GROW(tb->p, tb->cap, tb->len + lp + 64 + n + 1))
 		return -ENOMEM;
+	memcpy(tb->p + tb->len, prefix, lp);
+	tb->len += lp;
+	if (txt->missed > 0)
+		tb->len += (size_t)sprintf(tb->p + tb->len, "CPU:%d [%lld EVENTS DROPPED]\n",
+					   txt->cpu, txt->missed);
+	else if (txt->missed < 0)
+		tb->len += (size_t)sprintf(tb->p + tb->len, "CPU:%d [EVENTS DROPPED]\n", txt->cpu);
 	memcpy(tb->p + tb->len, *line, n);
 	tb->len += n;
 	tb->p[tb->len++] = '\n';

@@ -105,12 +105,19 @@ void ns_tui_graph_rows_forget(struct ns_tui *t)
 	struct ns_tui_graph_rows *rs = &t->rowset;
 	int i;
 
+	size_t k, kept = 0;
+
 	ns_tui_plot_rows_free(t);
 	for (i = 0; i < rs->nr_task; i++)
 		ns_task_row_close(rs->task[i]);
 	free(rs->task);
 	rs->task = NULL;
 	rs->nr_task = 0;
+	/* no row may name them until the rebuild (none if the filters fail to open) */
+	for (k = 0; k < rs->nr; k++)
+		if (rs->row[k].kind == NS_ROW_CPU)
+			rs->row[kept++] = rs->row[k];
+	rs->nr = kept;
 }
 
 void ns_tui_graph_rows_free(struct ns_tui *t)
