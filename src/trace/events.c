@@ -328,6 +328,8 @@ static uint32_t wide_end(const struct ns_events *e, uint64_t ci)
 uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci)
 {
 	struct ns_events *e = (struct ns_events *)ce;
+	/* a copy's types are renumbered: the file's records carry the origin's */
+	struct ns_events *o = (struct ns_events *)(e->origin ? e->origin : e);
 	struct ns_evpool *pool = e->pool;
 	uint64_t w;
 	uint32_t wide;
@@ -351,16 +353,18 @@ uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci)
 	if (!pool->type_map)
 		pool->type_map = calloc(NS_EV_TYPE_MAP, sizeof(*pool->type_map));
 	if (pool->type_map && pool->reload) {
-		for (k = 0; k < e->nr_types; k++)
-			pool->type_map[e->types[k]] = (uint16_t)(k + 1);
+		for (k = 0; k < o->nr_types; k++)
+			if (o->types[k] >= 0 && o->types[k] < NS_EV_TYPE_MAP)
+				pool->type_map[o->types[k]] = (uint16_t)(k + 1);
 		wide = e->first_wide[ci];
-		ret = pool->reload(pool->reload_arg, e, ci, ns_evpool_buf(pool, (size_t)b)->chunk,
+		ret = pool->reload(pool->reload_arg, o, ci, ns_evpool_buf(pool, (size_t)b)->chunk,
 				   pool->type_map, &wide);
 		/* the same wide entries as when written, or the chunk is not the same */
 		if (!ret && wide != wide_end(e, ci))
 			ret = -EBADMSG;
-		for (k = 0; k < e->nr_types; k++)
-			pool->type_map[e->types[k]] = 0;
+		for (k = 0; k < o->nr_types; k++)
+			if (o->types[k] >= 0 && o->types[k] < NS_EV_TYPE_MAP)
+				pool->type_map[o->types[k]] = 0;
 	}
 	if (ret) {
 		pool->error = ret;

@@ -201,6 +201,8 @@ struct ns_events {
 	uint64_t wci;
 	int32_t types[NS_EV_TYPES];	/* local type -> type */
 	int nr_types;
+	/* a copy's (multi.c, types renumbered): the file's own, whose types reload uses */
+	const struct ns_events *origin;
 	struct ns_ev_wide *wide[NS_EV_WIDE_BLOCKS];	/* blocks that never move */
 	_Atomic uint32_t nr_wide;
 	uint16_t *type_map;		/* writer only: type -> local + 1 */
