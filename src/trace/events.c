@@ -176,6 +176,7 @@ static void publish(struct ns_evpool *pool, struct ns_events *e, uint64_t ci, lo
 static int type_local(struct ns_events *e, int type)
 {
 	uint16_t *m;
+	int n;
 
 	if (type < 0 || type >= NS_EV_TYPE_MAP)
 		return -1;
@@ -187,11 +188,14 @@ static int type_local(struct ns_events *e, int type)
 	m = &e->type_map[type];
 	if (*m)
 		return *m - 1;
-	if (e->nr_types >= NS_EV_TYPES)
+	n = atomic_load_explicit(&e->nr_types, memory_order_relaxed);
+	if (n >= NS_EV_TYPES)
 		return -1;
-	e->types[e->nr_types] = type;
-	*m = (uint16_t)++e->nr_types;
-	return *m - 1;
+	e->types[n] = type;
+	/* a reader's reload reads types[] up to nr_types (acquire) while we append */
+	atomic_store_explicit(&e->nr_types, n + 1, memory_order_release);
+	*m = (uint16_t)(n + 1);
+	return n;
 }
 
 static int add_wide(struct ns_events *e, uint64_t ts, int pid, int type, uint32_t *nr)
@@ -334,7 +338,7 @@ uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci)
 	uint64_t w;
 	uint32_t wide;
 	long b;
-	int k, ret = -ENOMEM;
+	int k, nr_types, ret = -ENOMEM;
 
 	pthread_mutex_lock(&pool->lock);
 	w = atomic_load_explicit(&e->dir[ci], memory_order_acquire);
@@ -353,7 +357,8 @@ uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci)
 	if (!pool->type_map)
 		pool->type_map = calloc(NS_EV_TYPE_MAP, sizeof(*pool->type_map));
 	if (pool->type_map && pool->reload) {
-		for (k = 0; k < o->nr_types; k++)
+		nr_types = atomic_load_explicit(&o->nr_types, memory_order_acquire);
+		for (k = 0; k < nr_types; k++)
 			if (o->types[k] >= 0 && o->types[k] < NS_EV_TYPE_MAP)
 				pool->type_map[o->types[k]] = (uint16_t)(k + 1);
 		wide = e->first_wide[ci];
@@ -362,7 +367,7 @@ uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci)
 		/* the same wide entries as when written, or the chunk is not the same */
 		if (!ret && wide != wide_end(e, ci))
 			ret = -EBADMSG;
-		for (k = 0; k < o->nr_types; k++)
+		for (k = 0; k < nr_types; k++)
 			if (o->types[k] >= 0 && o->types[k] < NS_EV_TYPE_MAP)
 				pool->type_map[o->types[k]] = 0;
 	}

@@ -200,7 +200,7 @@ struct ns_events {
 	struct ns_ev_chunk *wchunk;	/* the writer's chunk (pinned) */
 	uint64_t wci;
 	int32_t types[NS_EV_TYPES];	/* local type -> type */
-	int nr_types;
+	_Atomic int nr_types;		/* stored (release) after types[], for a reload */
 	/* a copy's (multi.c, types renumbered): the file's own, whose types reload uses */
 	const struct ns_events *origin;
 	struct ns_ev_wide *wide[NS_EV_WIDE_BLOCKS];	/* blocks that never move */
