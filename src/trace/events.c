@@ -162,11 +162,12 @@ static long buf_take(struct ns_evpool *pool)
 }
 
 /* Make buffer @b hold chunk @ci of @e, for readers (under the lock). */
-static void publish(struct ns_evpool *pool, struct ns_events *e, uint64_t ci, long b)
+static void publish(struct ns_evpool *pool, struct ns_events *e, uint64_t ci, long b, int error)
 {
 	struct ns_evbuf *buf = ns_evpool_buf(pool, (size_t)b);
 
 	buf->owner = e;
+	buf->error = error;
 	buf->ci = ci;
 	atomic_store_explicit(&buf->referenced, true, memory_order_relaxed);
 	atomic_store_explicit(&e->dir[ci], ++pool->gen << NS_EV_DIR_BUF_BITS | (uint64_t)(b + 1),
@@ -176,6 +177,7 @@ static void publish(struct ns_evpool *pool, struct ns_events *e, uint64_t ci, lo
 static int type_local(struct ns_events *e, int type)
 {
 	uint16_t *m;
+	int n;
 
 	if (type < 0 || type >= NS_EV_TYPE_MAP)
 		return -1;
@@ -187,11 +189,14 @@ static int type_local(struct ns_events *e, int type)
 	m = &e->type_map[type];
 	if (*m)
 		return *m - 1;
-	if (e->nr_types >= NS_EV_TYPES)
+	n = atomic_load_explicit(&e->nr_types, memory_order_relaxed);
+	if (n >= NS_EV_TYPES)
 		return -1;
-	e->types[e->nr_types] = type;
-	*m = (uint16_t)++e->nr_types;
-	return *m - 1;
+	e->types[n] = type;
+	/* a reader's reload reads types[] up to nr_types (acquire) while we append */
+	atomic_store_explicit(&e->nr_types, n + 1, memory_order_release);
+	*m = (uint16_t)(n + 1);
+	return n;
 }
 
 static int add_wide(struct ns_events *e, uint64_t ts, int pid, int type, uint32_t *nr)
@@ -253,7 +258,7 @@ static int writer_chunk(struct ns_events *e, uint64_t ci, uint64_t ts)
 	ns_evpool_buf(pool, (size_t)b)->pinned = true;
 	e->first_ts[ci] = ts;
 	e->first_wide[ci] = atomic_load_explicit(&e->nr_wide, memory_order_relaxed);
-	publish(pool, e, ci, b);
+	publish(pool, e, ci, b, 0);
 	pthread_mutex_unlock(&pool->lock);
 	e->wchunk = ns_evpool_buf(pool, (size_t)b)->chunk;
 	e->wci = ci;
@@ -321,52 +326,72 @@ static uint32_t wide_end(const struct ns_events *e, uint64_t ci)
 /**
  * ns_events_load - bring chunk @ci of @e back into memory
  * The readers' slow path (ns_ev_chunk_get()). Returns the chunk's
- * directory word. If the file cannot give the chunk again, it reads as
- * zeros (the format's check of each record's timestamp then fails the
- * read) and the pool keeps the error.
+ * directory word, with no buffer when it could not be loaded now (*@err
+ * -ENOMEM: no buffer, or the reload ran out of memory; a later read tries
+ * again). If the file cannot give the chunk again as it was (cut, or
+ * rewritten: a short read, other timestamps at its ends, another count of
+ * wide entries), the chunk is published as zeros marked -ESTALE, so that
+ * readers get the error rather than its zeros, and the pool keeps
+ * -ESTALE, which makes ns_trace_changed() true. A copy of a file's index
+ * (multi.c) reads through its origin's types, and publishes through the
+ * directory it shares with it.
  */
-uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci)
+uint64_t ns_events_load(const struct ns_events *ce, uint64_t ci, int *err)
 {
 	struct ns_events *e = (struct ns_events *)ce;
+	/* a copy's types are renumbered: the file's records carry the origin's */
+	struct ns_events *o = (struct ns_events *)(e->origin ? e->origin : e);
 	struct ns_evpool *pool = e->pool;
+	struct ns_ev_chunk *ch;
 	uint64_t w;
 	uint32_t wide;
 	long b;
-	int k, ret = -ENOMEM;
+	int k, nr_types, ret = -ENOMEM;
 
+	*err = 0;
 	pthread_mutex_lock(&pool->lock);
 	w = atomic_load_explicit(&e->dir[ci], memory_order_acquire);
 	if (w & NS_EV_DIR_BUF_MASK)
 		goto out;	/* another reader loaded it meanwhile */
 	b = buf_take(pool);
 	if (b < 0) {
-		/* every buffer pinned and no memory for one more: nothing to show */
-		char why[128];
-
-		ns_set_nomem(why, sizeof(why));
-		fprintf(stderr, "nurseshark: the event index: %s\n", why);
-		exit(1);
+		/* every buffer pinned and no memory for one more: the caller says so */
+		*err = -ENOMEM;
+		atomic_store(&pool->error, -ENOMEM);
+		goto out;
 	}
+	ch = ns_evpool_buf(pool, (size_t)b)->chunk;
 	pool->loads++;
 	if (!pool->type_map)
 		pool->type_map = calloc(NS_EV_TYPE_MAP, sizeof(*pool->type_map));
 	if (pool->type_map && pool->reload) {
-		for (k = 0; k < e->nr_types; k++)
-			pool->type_map[e->types[k]] = (uint16_t)(k + 1);
+		nr_types = atomic_load_explicit(&o->nr_types, memory_order_acquire);
+		for (k = 0; k < nr_types; k++)
+			if (o->types[k] >= 0 && o->types[k] < NS_EV_TYPE_MAP)
+				pool->type_map[o->types[k]] = (uint16_t)(k + 1);
 		wide = e->first_wide[ci];
-		ret = pool->reload(pool->reload_arg, e, ci, ns_evpool_buf(pool, (size_t)b)->chunk,
-				   pool->type_map, &wide);
+		ret = pool->reload(pool->reload_arg, o, ci, ch, pool->type_map, &wide);
 		/* the same wide entries as when written, or the chunk is not the same */
 		if (!ret && wide != wide_end(e, ci))
-			ret = -EBADMSG;
-		for (k = 0; k < e->nr_types; k++)
-			pool->type_map[e->types[k]] = 0;
+			ret = -ESTALE;
+		for (k = 0; k < nr_types; k++)
+			if (o->types[k] >= 0 && o->types[k] < NS_EV_TYPE_MAP)
+				pool->type_map[o->types[k]] = 0;
+	}
+	if (ret == -ENOMEM) {
+		/* transient: the buffer stays free, the chunk unloaded */
+		*err = ret;
+		atomic_store(&pool->error, ret);
+		goto out;
 	}
 	if (ret) {
-		pool->error = ret;
-		memset(ns_evpool_buf(pool, (size_t)b)->chunk, 0, sizeof(struct ns_ev_chunk));
+		/* the file does not give it again: it changed under us */
+		ret = -ESTALE;
+		*err = ret;
+		atomic_store(&pool->error, ret);
+		memset(ch, 0, sizeof(*ch));
 	}
-	publish(pool, e, ci, b);
+	publish(pool, e, ci, b, ret);
 	w = atomic_load_explicit(&e->dir[ci], memory_order_relaxed);
 out:
 	pthread_mutex_unlock(&pool->lock);
@@ -551,8 +576,9 @@ int ns_trace_event(const struct ns_trace *trace, int cpu, uint64_t idx, struct n
 {
 	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= ns_trace_cpu_nr_events(trace, cpu))
 		return -ENOENT;
-	ns_ev_get(&trace->cpus[cpu].ev, idx, ev);
-	return 0;
+	/* a chunk the file cannot give again: an error, never its zeros as an event */
+	return ns_trace_read_failed((struct ns_trace *)trace,
+				    ns_ev_get(&trace->cpus[cpu].ev, idx, ev));
 }
 
 uint64_t ns_trace_ev_ts(const struct ns_trace *trace, int cpu, uint64_t idx)

@@ -41,7 +41,9 @@ bool ns_trace_changed(const struct ns_trace *trace)
 				return true;
 		return false;
 	}
-	return atomic_load_explicit(&trace->changed, memory_order_relaxed);
+	/* or an evicted chunk of the event index that the file did not give again */
+	return atomic_load_explicit(&trace->changed, memory_order_relaxed) ||
+	       (trace->evpool && atomic_load(&trace->evpool->error) == -ESTALE);
 }
 
 /* Before a read through libtracecmd: false if the file changed (and remembered). */

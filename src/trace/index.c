@@ -709,8 +709,14 @@ static int reload_chunk(void *arg, struct ns_events *e, uint64_t ci, struct ns_e
 		return -ENOMEM;
 	for (; skip && (ret = ns_pages_iter_next(it, &r)) == 1; skip--)
 		;
-	for (i = 0; i < n && (ret = ns_pages_iter_next(it, &r)) == 1; i++)
+	for (i = 0; i < n && (ret = ns_pages_iter_next(it, &r)) == 1; i++) {
+		/* a file rewritten in place: its ends are not the chunk's */
+		if ((!i && r.ts_ns != e->first_ts[ci]) || (i == n - 1 && r.ts_ns != e->last_ts[ci])) {
+			ret = -ESTALE;
+			break;
+		}
 		ns_events_fill(e, ch, i, r.ts_ns, r.pid, r.type, map, wide);
+	}
 	ns_pages_iter_close(it);
 	if (ret < 0)
 		return ret;

@@ -309,6 +309,8 @@ static int copy_cpu(struct ns_trace *trace, int k, int cpu, int slot)
 	memset(&c->names, 0, sizeof(c->names));
 	c->page_offs = NULL;	/* the file's trace reads */
 	c->ev.type_map = NULL;
+	/* an evicted chunk reloads through the file's types (the records' numbers) */
+	c->ev.origin = &from->ev;
 	for (i = 0; i < c->ev.nr_types; i++)
 		if (c->ev.types[i] >= 0 && c->ev.types[i] < NS_EV_TYPE_MAP)
 			c->ev.types[i] = map[c->ev.types[i]];

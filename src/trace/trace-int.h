@@ -143,6 +143,7 @@ struct ns_evbuf {
 	uint64_t ci;			/* and which */
 	atomic_bool referenced;		/* used since the clock hand last passed */
 	bool pinned;			/* being written by the indexer */
+	int error;			/* the chunk could not be read again: zeros, and why */
 };
 
 /*
@@ -161,7 +162,7 @@ struct ns_evpool {
 	size_t hand;			/* the clock's */
 	uint64_t gen;			/* of the last directory word stored */
 	uint64_t loads, evictions;
-	int error;			/* the last reload's failure, 0 if none */
+	_Atomic int error;		/* the last reload's failure, 0 if none */
 	ns_evpool_reload_fn reload;	/* NULL: nothing can be evicted */
 	void *reload_arg;
 	uint16_t *type_map;		/* reload's scratch: type -> local + 1 */
@@ -200,7 +201,9 @@ struct ns_events {
 	struct ns_ev_chunk *wchunk;	/* the writer's chunk (pinned) */
 	uint64_t wci;
 	int32_t types[NS_EV_TYPES];	/* local type -> type */
-	int nr_types;
+	_Atomic int nr_types;		/* stored (release) after types[], for a reload */
+	/* a copy's (multi.c, types renumbered): the file's own, whose types reload uses */
+	const struct ns_events *origin;
 	struct ns_ev_wide *wide[NS_EV_WIDE_BLOCKS];	/* blocks that never move */
 	_Atomic uint32_t nr_wide;
 	uint16_t *type_map;		/* writer only: type -> local + 1 */
@@ -216,7 +219,7 @@ void ns_events_done(struct ns_events *e);
 void ns_events_free(struct ns_events *e);
 size_t ns_events_bytes(const struct ns_events *e, uint64_t nr);
 uint64_t ns_events_nr_wide(const struct ns_events *e);
-uint64_t ns_events_load(const struct ns_events *e, uint64_t ci);
+uint64_t ns_events_load(const struct ns_events *e, uint64_t ci, int *err);
 uint64_t ns_events_lower_bound(const struct ns_events *e, uint64_t nr, uint64_t ts_ns);
 
 /* Entry @n of the wide table: block k holds entries from 64 * (2^k - 1) on. */
@@ -239,19 +242,28 @@ static inline const struct ns_ev_wide *ns_ev_wide_safe(const struct ns_events *e
 	return ns_ev_wide_of(e, n);
 }
 
-/* Chunk @ci, in memory (read again if it was evicted); *@word to check after. */
+/*
+ * Chunk @ci, in memory (read again if it was evicted); *@word to check
+ * after. NULL when it cannot be read again now (*@err says why: -ENOMEM,
+ * a later read tries again); a chunk that the file cannot give again (it
+ * changed) is zeros with *@err -ESTALE.
+ */
 static inline const struct ns_ev_chunk *ns_ev_chunk_get(const struct ns_events *e, uint64_t ci,
-							uint64_t *word)
+							uint64_t *word, int *err)
 {
 	uint64_t w = atomic_load_explicit(&e->dir[ci], memory_order_acquire);
 	struct ns_evbuf *b;
 
+	*err = 0;
 	if (!(w & NS_EV_DIR_BUF_MASK))
-		w = ns_events_load(e, ci);
+		w = ns_events_load(e, ci, err);
 	*word = w;
+	if (!(w & NS_EV_DIR_BUF_MASK))
+		return NULL;
 	b = ns_evpool_buf(e->pool, (size_t)(w & NS_EV_DIR_BUF_MASK) - 1);
 	if (!atomic_load_explicit(&b->referenced, memory_order_relaxed))
 		atomic_store_explicit(&b->referenced, true, memory_order_relaxed);
+	*err = b->error;
 	return b->chunk;
 }
 
@@ -277,16 +289,31 @@ static inline bool ns_ev_chunk_held(const struct ns_events *e, uint64_t ci, uint
 #define NS_SEQLOCK_READ
 #endif
 
+/*
+ * Event @idx into *@ev: 0, or a negative errno when its chunk cannot be
+ * read again (*@ev then says ts 0, pid 0, type -1: no event).
+ */
 NS_SEQLOCK_READ
-static inline void ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_event *ev)
+static inline int ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_event *ev)
 {
 	uint64_t ci = idx >> NS_EV_CHUNK_SHIFT, word;
 	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
 
 	for (;;) {
-		const struct ns_ev_chunk *ch = ns_ev_chunk_get(e, ci, &word);
-		struct ns_ev_slot s = ch->slot[i];
+		int err;
+		const struct ns_ev_chunk *ch = ns_ev_chunk_get(e, ci, &word, &err);
+		struct ns_ev_slot s;
 		const struct ns_ev_wide *w = NULL;
+
+		if (!ch || err) {
+			if (ch && !ns_ev_chunk_held(e, ci, word))
+				continue;
+			ev->ts_ns = 0;
+			ev->pid = 0;
+			ev->type = -1;
+			return err;
+		}
+		s = ch->slot[i];
 
 		if (s.ts_lo != NS_EV_WIDE) {
 			ev->ts_ns = ch->base[i >> NS_EV_GROUP_SHIFT] + s.ts_lo;
@@ -298,7 +325,7 @@ static inline void ns_ev_get(const struct ns_events *e, uint64_t idx, struct ns_
 			ev->type = w->type;
 		}
 		if (ns_ev_chunk_held(e, ci, word) && (s.ts_lo != NS_EV_WIDE || w))
-			return;
+			return 0;
 	}
 }
 
