@@ -29,7 +29,7 @@ for v in 0 abc -5 8X 12MBx; do
 done
 if "$bin" --export --index-memory 64K "$sample" >"$tmp/small" 2>"$tmp/err" &&
 	"$bin" --export --index-memory all "$sample" >"$tmp/all" && cmp -s "$tmp/small" "$tmp/all"; then
-	pass "sample.dat: --index-memory 64K and all export the same"
+	pass "sample.dat: --index-memory 64K (below the least, raised to it) is taken and exports as all does"
 else
 	fail "sample.dat: --index-memory 64K and all differ: $(head -c 200 "$tmp/err")"
 fi

@@ -732,11 +732,15 @@ static int reload_chunk(void *arg, struct ns_events *e, uint64_t ci, struct ns_e
  */
 int ns_index_prepare(struct ns_trace *trace)
 {
+	uint64_t budget = trace->opts.index_memory ? trace->opts.index_memory :
+			  ns_trace_default_index_memory();
 	int i;
 
+	/* more than the address space (32-bit) is all of it, not a wrap to little */
+	if (budget > SIZE_MAX)
+		budget = SIZE_MAX;
 	/* only the fast reader can read a chunk again: else all stay in memory */
-	trace->evpool = ns_evpool_new(trace->opts.index_memory ? trace->opts.index_memory :
-				      ns_trace_default_index_memory(), trace->nr_cpus,
+	trace->evpool = ns_evpool_new((size_t)budget, trace->nr_cpus,
 				      trace->pages ? reload_chunk : NULL, trace);
 	if (!trace->evpool)
 		return -ENOMEM;

@@ -369,6 +369,7 @@ int ns_trace_row_event(const struct ns_trace *trace, uint64_t row, struct ns_pos
 		return -ENOENT;
 	if (pos)
 		*pos = p;
-	ns_ev_get(&trace->cpus[p.cpu].ev, p.idx, ev);
-	return 0;
+	/* a chunk the file cannot give again: an error, never its zeros */
+	return ns_trace_read_failed((struct ns_trace *)trace,
+				    ns_ev_get(&trace->cpus[p.cpu].ev, p.idx, ev));
 }

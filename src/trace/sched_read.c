@@ -202,7 +202,8 @@ static int read_one(struct ns_trace *trace, const struct sched_layout *l, int cp
 	struct tep_record *rec;
 	int k, ret;
 
-	ns_ev_get(&trace->cpus[cpu].ev, idx, &e);
+	if (ns_trace_read_failed(trace, ns_ev_get(&trace->cpus[cpu].ev, idx, &e)))
+		return -EIO;
 	ev->ts_ns = e.ts_ns;
 	ev->idx = idx;
 	ev->cpu = cpu;
@@ -269,11 +270,13 @@ int ns_sched_capture_one(struct ns_trace *trace, int cpu, uint64_t idx, int type
 	struct capture_cpu *cc = &cap->cpus[cpu];
 	struct ns_sched_event ev;
 	struct ns_event e;
-	int k = kind_of(&cap->l, type);
+	int k = kind_of(&cap->l, type), ret;
 
 	if (k == NS_SCHED_NONE || decode(&cap->l, k, rec->data, (uint32_t)rec->size, &ev))
 		return 0;
-	ns_ev_get(&trace->cpus[cpu].ev, idx, &e);
+	ret = ns_trace_read_failed(trace, ns_ev_get(&trace->cpus[cpu].ev, idx, &e));
+	if (ret)
+		return ret;
 	ev.ts_ns = e.ts_ns;
 	ev.idx = idx;
 	ev.cpu = cpu;
@@ -325,7 +328,9 @@ static int scan_captured(struct ns_trace *trace, int cpu, uint64_t lo, uint64_t 
 			ret = fn(arg, &cc->ev[k++]);
 			continue;
 		}
-		ns_ev_get(evs, idx, &e);
+		ret = ns_trace_read_failed(trace, ns_ev_get(evs, idx, &e));
+		if (ret)
+			break;
 		ev.ts_ns = e.ts_ns;
 		ev.idx = idx;
 		ev.cpu = cpu;

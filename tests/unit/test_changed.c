@@ -79,7 +79,84 @@ static int cut_and_read(const char *copy, off_t keep)
 	return 0;
 }
 
-static void one(const char *path, const char *how, off_t keep)
+/*
+ * In the child, for the event index under a small budget (issue 14): open
+ * @copy with --index-memory 8M, read every event of every CPU, keep the
+ * first event of each, then read the second half of each CPU (so that the
+ * first chunks are evicted: the budget holds far fewer than the file has), cut the file to @keep bytes
+ * and read those events again. A chunk read again from the cut file must
+ * give an error (and ns_trace_changed()), never events of timestamp 0; a
+ * chunk still in memory gives the kept event. Exit codes as cut_and_read's.
+ */
+static int cut_evicted(const char *copy, off_t keep)
+{
+	struct ns_trace_open_opts opts = { .index_memory = 8 << 20 };
+	struct ns_event first[256], ev;
+	uint64_t idx, n, failed = 0, whole;
+	char err[256] = "";
+	struct ns_trace *t = ns_trace_open_async_opts(copy, &opts, err, sizeof(err));
+	int cpu, fd, ret, nr_cpus;
+	struct ns_pos pos;
+
+	if (!t || ns_trace_wait(t, err, sizeof(err)))
+		return 10;
+	nr_cpus = ns_trace_nr_cpus(t);
+	if (nr_cpus > 256)
+		return 11;
+	n = ns_trace_nr_events(t);
+	/* 8 bytes an event whole: the budget must hold well under it, or nothing is evicted */
+	whole = 8 * n;
+	if (ns_trace_index_bytes(t) > whole / 2) {
+		printf("  index %zu bytes of %llu whole: nothing evicted\n",
+		       ns_trace_index_bytes(t), (unsigned long long)whole);
+		return 12;
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		uint64_t nr = ns_trace_cpu_nr_events(t, cpu);
+
+		for (idx = nr; idx-- > 0;)
+			if (ns_trace_event(t, cpu, idx, idx ? &ev : &first[cpu]))
+				return 13;
+	}
+	/* then the second half of each CPU: every first chunk is pushed out */
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		uint64_t nr = ns_trace_cpu_nr_events(t, cpu);
+
+		for (idx = nr / 2; idx < nr; idx++)
+			if (ns_trace_event(t, cpu, idx, &ev))
+				return 13;
+	}
+	if (ns_trace_changed(t))
+		return 14;
+	fd = open(copy, O_WRONLY);
+	if (fd < 0 || ftruncate(fd, keep) || close(fd))
+		return 15;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (!ns_trace_cpu_nr_events(t, cpu))
+			continue;
+		ret = ns_trace_event(t, cpu, 0, &ev);
+		if (ret == -ESTALE) {
+			failed++;
+		} else if (ret || ev.ts_ns != first[cpu].ts_ns || ev.pid != first[cpu].pid ||
+			   ev.type != first[cpu].type) {
+			printf("  CPU %d event 0: %s, ts %llu (was %llu)\n", cpu,
+			       ret ? strerror(-ret) : "read", (unsigned long long)ev.ts_ns,
+			       (unsigned long long)first[cpu].ts_ns);
+			return 16;
+		}
+	}
+	/* the list's first row: its event, or the error, never a row at time 0 */
+	ret = ns_trace_row_event(t, 0, &pos, &ev);
+	if (!ret && ev.ts_ns != first[pos.cpu].ts_ns)
+		return 17;
+	if (!failed || !ns_trace_changed(t))
+		return 18;
+	ns_trace_close(t);
+	return 0;
+}
+
+static void one_with(int (*child)(const char *copy, off_t keep), const char *path,
+		     const char *how, off_t keep)
 {
 	char copy[] = "/tmp/ns-test-changed-XXXXXX";
 	int fd = mkstemp(copy), status, ret;
@@ -92,7 +169,7 @@ static void one(const char *path, const char *how, off_t keep)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0)
-		_exit((ret = cut_and_read(copy, keep), fflush(stdout), ret));
+		_exit((ret = child(copy, keep), fflush(stdout), ret));
 	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
 		FAIL("%s, %s: no child", base_name(path), how);
 	} else if (WIFSIGNALED(status)) {
@@ -103,6 +180,11 @@ static void one(const char *path, const char *how, off_t keep)
 		      base_name(path), how, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
 	unlink(copy);
+}
+
+static void one(const char *path, const char *how, off_t keep)
+{
+	one_with(cut_and_read, path, how, keep);
 }
 
 int main(void)
@@ -123,6 +205,15 @@ int main(void)
 		}
 	} else {
 		SKIP("v6: %s not found", getenv("NS_SHARED") ? getenv("NS_SHARED") : "../shared");
+	}
+	/* the index under a budget: chunks evicted, then the file cut */
+	if (shared) {
+		snprintf(path, sizeof(path), "%s/traces/big.dat", shared);
+		if (stat(path, &st) == 0)
+			one_with(cut_evicted, path, "v7 under --index-memory 8M, evicted, cut to a tenth",
+				 st.st_size / 10);
+		else
+			SKIP("big.dat: not in %s/traces", shared);
 	}
 	/* v7 zstd: chunks read with pread() */
 	snprintf(path, sizeof(path), "%s/contrib/sample.dat", top);

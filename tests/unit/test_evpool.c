@@ -181,8 +181,13 @@ static void pool_checks(void)
 		while (want && f->w[0][want - 1].ts >= f->w[0][i].ts)
 			want--;
 		got = ns_events_lower_bound(&f->ev[0], NR_EVENTS, f->w[0][i].ts);
-		/* where timestamps go back the answer is any of a sorted search's */
-		bad += got != want && f->w[0][got].ts < f->w[0][i].ts;
+		/*
+		 * where timestamps go back the answer is any a binary search can
+		 * give: one at or past the time, after one before it
+		 */
+		bad += got != want &&
+		       (got > NR_EVENTS || (got < NR_EVENTS && f->w[0][got].ts < f->w[0][i].ts) ||
+			(got > 0 && f->w[0][got - 1].ts >= f->w[0][i].ts));
 	}
 	CHECK(!bad, "search by time with chunks evicted (%llu wrong)", (unsigned long long)bad);
 
