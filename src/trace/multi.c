@@ -4,9 +4,11 @@
  * KernelShark's File > Append: one struct ns_trace over the files' own.
  *
  * Each file is a trace of its own (sub[k]: its handle, tep, pages and
- * index), opened one after the other (each open checks the file in a child
- * process, which a running thread forbids), then indexed all at once, each
- * by its own threads: the cost is about the sum, spread over the cores.
+ * index), its header read by a thread of its own beside the other files'
+ * (ns_trace_open_headers(): each file is checked in a child process, and
+ * all the children are forked first, since a running thread forbids the
+ * fork), then indexed all at once, each by its own threads: the cost is
+ * about the sum, spread over the cores.
  * Once all are indexed (ns_trace_wait()), the trace over them takes:
  *   - slots: file k's slots follow those of the files before (first_slot),
  *     and its cpus[] are copies of the files' struct ns_cpu (their arrays
@@ -99,16 +101,13 @@ int ns_trace_open_each(const char *const *paths, const struct ns_trace_open_opts
 {
 	int k;
 
-	for (k = 0; k < n; k++)
-		out[k] = NULL;
-	/* the headers, one after the other: each open forks a child to check its file */
+	/* the headers all at once: each file's guard child, then a thread each */
+	if (ns_trace_open_headers(paths, opts, n, out, failed, err, err_len))
+		return -1;
 	for (k = 0; k < n; k++) {
 		uint64_t budget = opts && opts[k].index_memory ? opts[k].index_memory :
 				  ns_trace_default_index_memory();
 
-		out[k] = ns_trace_open_deferred(paths[k], opts ? &opts[k] : NULL, err, err_len);
-		if (!out[k])
-			goto fail;
 		/* the event index's budget is for all the files: a share each */
 		if (budget != UINT64_MAX)
 			out[k]->opts.index_memory = budget > (uint64_t)n ? budget / (uint64_t)n : 1;

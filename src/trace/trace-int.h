@@ -582,8 +582,8 @@ bool ns_trace_symbols_ignored(void);
 void ns_trace_kallsyms_attach(struct tep_handle *tep);
 
 /* open.c */
-struct ns_trace *ns_trace_open_deferred(const char *path, const struct ns_trace_open_opts *opts,
-					char *err, size_t err_len);
+int ns_trace_open_headers(const char *const *paths, const struct ns_trace_open_opts *opts, int n,
+			  struct ns_trace **out, int *failed, char *err, size_t err_len);
 int ns_trace_start_index(struct ns_trace *trace, char *err, size_t err_len);
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
 int ns_trace_recycle(struct ns_trace *trace);
