@@ -77,6 +77,9 @@ same "-i sample.dat -i instance.dat: file and instance prefixes" -i "$sample" -i
 same "-i instance.dat -i sample.dat: the other order" -i "$inst" -i "$sample"
 same "-i instance.dat -i instance.dat: every event a tie (top buffers, then instances)" \
 	-i "$inst" -i "$inst"
+# the second copy's first top-buffer event moved onto the first copy's instance's first event
+same "-i instance.dat -i instance.dat --ts-offset 1633843: a top buffer's event tied with an instance's" \
+	-i "$inst" -i "$inst" --ts-offset 1633843
 same "-i sample.dat -i lost-events.dat: lost-events lines after the prefix" -i "$sample" -i "$lost"
 # a file name longer than any fixed buffer: the prefix is padded to it
 long=$tmp/$(printf 'x%.0s' $(seq 1 150)).dat

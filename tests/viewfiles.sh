@@ -115,6 +115,34 @@ check "-i A -i B, interleaved ($switches changes of file in report)" 20000
 check "-i A -i B, the end" $((total - 1))
 screen_stop
 
+# --- equal timestamps: report's order of the buffers -------------------------
+# instance.dat twice, the second moved by the 1633843 ns from its first
+# event to its instance's first (extra's softirq_raise): that event of the
+# first file's instance and the second file's first top-buffer event tie.
+# Report ties every file's top buffer before any instance, so the second
+# file's event comes first; the list (--snapshot at that row) must too.
+toff=1633843
+trace-cmd report -i "$inst" -i "$inst" --ts-offset $toff 2>/dev/null | rows >"$tmp/want"
+tie=$(awk '$2 ~ /^extra:/ && $3 == t && s ~ /^instan:/ { print r; exit } { r = $1; t = $3; s = $2 }' \
+	"$tmp/want")
+if [ -z "$tie" ]; then
+	fail "instance.dat twice, --ts-offset $toff: no top-buffer event tied with extra's in report"
+else
+	"$bin" --no-session --snapshot 100x30 --keys ":$tie<Enter>" -i "$inst" -i "$inst" \
+		--ts-offset $toff 2>&1 | listed >"$tmp/listed"
+	bad=$(awk 'NR == FNR { want[$1] = $0; next }
+		{ split(want[$1], w, " ")
+		  if (w[2] != $2 || w[3] != $3 || w[4] != $4 || index(w[5], $5) != 1)
+			{ print "list: " $0 " / report: " want[$1]; exit } }' "$tmp/want" "$tmp/listed")
+	if ! grep -q "^$tie " "$tmp/listed" || ! grep -q "^$((tie + 1)) " "$tmp/listed"; then
+		fail "equal timestamps: rows $tie and $((tie + 1)) not on the snapshot"
+	elif [ -n "$bad" ]; then
+		fail "equal timestamps (row $tie): $bad"
+	else
+		pass "equal timestamps: rows $tie-$((tie + 1)) as report's (every top buffer before any instance)"
+	fi
+fi
+
 # --- on screen: :append, :offset, :open --------------------------------------
 trace-cmd report -i "$sample" -i "$inst" 2>/dev/null | rows >"$tmp/want"
 total=$(wc -l <"$tmp/want")

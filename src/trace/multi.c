@@ -20,9 +20,10 @@
  *     first file with that name gave it, or a free one: two files of one
  *     kernel keep their ids. The copies' local type tables (and the rare
  *     wide entries, copied) hold catalogue types;
- *   - the merged order, built over the copies as for one file: ties go to
- *     the lower slot, so to the earlier file (report ties every file's top
- *     buffer before any instance: a difference on equal timestamps only).
+ *   - the merged order, built over the copies as for one file, but for
+ *     ties: report ties every file's top buffer (in the command line's
+ *     order) before any instance (each file's in turn), so each slot gets
+ *     that rank (make_tie_ranks(), ns_trace_tie_rank()).
  * What reads an event back (format, fields, filters, sched) goes to the
  * file of its slot (ns_multi_slot()), with its slot and type made the
  * file's; what it returns gets the trace's slot and type back.
@@ -333,6 +334,37 @@ static int copy_cpu(struct ns_trace *trace, int k, int cpu, int slot)
 	return 0;
 }
 
+/*
+ * The slots' ranks on a tie, as report ties its handles
+ * (tracecmd_iterate_events_multi(): the earlier handle): its handles are
+ * every file's top buffer in the command line's order, then each file's
+ * instances in turn; within a handle, the lower CPU.
+ */
+static int make_tie_ranks(struct ns_trace *trace)
+{
+	const struct ns_multi *m = trace->multi;
+	int k, cpu, pass, next = 0;
+
+	trace->tie_rank = calloc(trace->nr_cpus ? (size_t)trace->nr_cpus : 1,
+				 sizeof(*trace->tie_rank));
+	if (!trace->tie_rank)
+		return -ENOMEM;
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < m->nr; k++) {
+			const struct ns_trace *sub = m->sub[k];
+
+			for (cpu = 0; cpu < ns_trace_nr_cpus(sub); cpu++) {
+				int s = ns_trace_cpu_stream(sub, cpu);
+				bool top = !*ns_trace_stream_name(sub, s);
+
+				if (top == !pass)
+					trace->tie_rank[m->first_slot[k] + cpu] = next++;
+			}
+		}
+	}
+	return 0;
+}
+
 int ns_multi_wait(struct ns_trace *trace, char *err, size_t err_len)
 {
 	struct ns_multi *m = trace->multi;
@@ -364,6 +396,8 @@ int ns_multi_wait(struct ns_trace *trace, char *err, size_t err_len)
 	}
 	if (trace->first_ns == UINT64_MAX)
 		trace->first_ns = 0;
+	if (!ret)
+		ret = make_tie_ranks(trace);
 	if (!ret)
 		ret = ns_order_build(trace, NULL, 0);
 	if (ret) {
@@ -399,6 +433,7 @@ void ns_multi_close(struct ns_trace *trace)
 	free(m);
 	free(trace->cpus);
 	free(trace->order);
+	free(trace->tie_rank);
 	free(trace->path);
 	pthread_mutex_destroy(&trace->tep_lock);
 	pthread_mutex_destroy(&trace->handle_lock);

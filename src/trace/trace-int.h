@@ -484,6 +484,13 @@ struct ns_trace {
 	/* merged order: checkpoint k holds nr_cpus consumed counts at row k*STRIDE */
 	uint64_t *order;
 	uint64_t nr_order;
+	/*
+	 * Several files: each slot's place among the slots on a tie of
+	 * timestamps (order.c), as report ties its handles: every file's top
+	 * buffer in the command line's order, then each file's instances.
+	 * NULL: the slot itself (one file: top buffer first, then instances).
+	 */
+	int *tie_rank;
 	struct ns_tasks tasks;
 	/* libtracecmd's handles of the instance buffers read, by buffer; made when needed */
 	struct tracecmd_input **buf_handles;
