@@ -19,7 +19,9 @@
 # Last, a file of another kernel (../shared/traces/public's ARM lisa trace,
 # whose event ids are not sample.dat's: sched_switch is 98 there, 372 here)
 # moved onto sample.dat: rows as report's, and `:show event sched_switch`
-# shows both files' sched_switch (one catalogue of events by name).
+# shows both files' sched_switch (one catalogue of events by name). On
+# equal timestamps the list (--snapshot) and the loading screen's rows
+# while the files are indexed follow report's order of the buffers.
 set -u
 
 . "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
@@ -141,6 +143,39 @@ else
 	else
 		pass "equal timestamps: rows $tie-$((tie + 1)) as report's (every top buffer before any instance)"
 	fi
+fi
+
+# --- the list while several files are indexed (the loading screen) -----------
+# --test-hold-index holds the indexing past each CPU's first page while
+# $hold is absent: the loading screen's rows, read straight from the
+# files, must be report's, the tie above included.
+if [ -n "$tie" ]; then
+	hold=$tmp/hold
+	rm -f "$hold"
+	SCREEN_KEEP_LOADING=1 screen_start 100 60 \
+		"$bin --test-hold-index $hold --no-session -i $inst -i $inst --ts-offset $toff"
+	if ! screen_wait '\(indexing\)'; then
+		fail "several files: no loading screen"
+	elif ! screen_wait "^ +$((tie + 1)) +[0-9]+ +[0-9]+\.[0-9]+ "; then
+		fail "several files: no list rows while indexing: $(sed -n '8,10p' <<<"$SCREEN_LAST")"
+	else
+		bad=
+		for r in 0 1 2 $((tie - 1)) $tie $((tie + 1)); do
+			# "CPU TIME EVENT" of the loading screen's row and of report's
+			got=$(awk -v r="$r" '$1 == r && $2 ~ /^[0-9]+$/ { print $2, $3, $7; exit }' \
+				<<<"$SCREEN_LAST")
+			want=$(awk -v r="$r" '$1 == r { c = $2; sub(/^[^:]*:/, "", c); print c, $3, $5
+				exit }' "$tmp/want")
+			[ "$got" = "$want" ] || bad="$bad row $r: screen '$got', report '$want';"
+		done
+		if [ -z "$bad" ]; then
+			pass "several files: the rows while indexing are report's (rows 0-2, $((tie - 1))-$((tie + 1)))"
+		else
+			fail "several files: the rows while indexing:$bad"
+		fi
+	fi
+	touch "$hold"
+	screen_stop
 fi
 
 # --- on screen: :append, :offset, :open --------------------------------------

@@ -127,6 +127,37 @@ fail:
 	return -1;
 }
 
+/*
+ * The slots' ranks on a tie, as report ties its handles
+ * (tracecmd_iterate_events_multi(): the earlier handle): its handles are
+ * every file's top buffer in the command line's order, then each file's
+ * instances in turn; within a handle, the lower CPU.
+ */
+static int make_tie_ranks(struct ns_trace *trace)
+{
+	const struct ns_multi *m = trace->multi;
+	int k, cpu, pass, next = 0;
+
+	trace->tie_rank = calloc(trace->nr_cpus ? (size_t)trace->nr_cpus : 1,
+				 sizeof(*trace->tie_rank));
+	if (!trace->tie_rank)
+		return -ENOMEM;
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < m->nr; k++) {
+			const struct ns_trace *sub = m->sub[k];
+
+			for (cpu = 0; cpu < ns_trace_nr_cpus(sub); cpu++) {
+				int s = ns_trace_cpu_stream(sub, cpu);
+				bool top = !*ns_trace_stream_name(sub, s);
+
+				if (top == !pass)
+					trace->tie_rank[m->first_slot[k] + cpu] = next++;
+			}
+		}
+	}
+	return 0;
+}
+
 struct ns_trace *ns_trace_open_files_async(const char *const *paths,
 					   const struct ns_trace_open_opts *opts, int n,
 					   char *err, size_t err_len)
@@ -195,7 +226,8 @@ struct ns_trace *ns_trace_open_files_async(const char *const *paths,
 	}
 	trace->nr_cpus = m->first_slot[n];
 	trace->cpus = calloc(trace->nr_cpus ? (size_t)trace->nr_cpus : 1, sizeof(*trace->cpus));
-	if (!trace->cpus)
+	/* the ranks now: the loading screen's rows merge by them (preview.c) */
+	if (!trace->cpus || make_tie_ranks(trace))
 		goto nomem;
 	return trace;
 nomem:
@@ -334,37 +366,6 @@ static int copy_cpu(struct ns_trace *trace, int k, int cpu, int slot)
 	return 0;
 }
 
-/*
- * The slots' ranks on a tie, as report ties its handles
- * (tracecmd_iterate_events_multi(): the earlier handle): its handles are
- * every file's top buffer in the command line's order, then each file's
- * instances in turn; within a handle, the lower CPU.
- */
-static int make_tie_ranks(struct ns_trace *trace)
-{
-	const struct ns_multi *m = trace->multi;
-	int k, cpu, pass, next = 0;
-
-	trace->tie_rank = calloc(trace->nr_cpus ? (size_t)trace->nr_cpus : 1,
-				 sizeof(*trace->tie_rank));
-	if (!trace->tie_rank)
-		return -ENOMEM;
-	for (pass = 0; pass < 2; pass++) {
-		for (k = 0; k < m->nr; k++) {
-			const struct ns_trace *sub = m->sub[k];
-
-			for (cpu = 0; cpu < ns_trace_nr_cpus(sub); cpu++) {
-				int s = ns_trace_cpu_stream(sub, cpu);
-				bool top = !*ns_trace_stream_name(sub, s);
-
-				if (top == !pass)
-					trace->tie_rank[m->first_slot[k] + cpu] = next++;
-			}
-		}
-	}
-	return 0;
-}
-
 int ns_multi_wait(struct ns_trace *trace, char *err, size_t err_len)
 {
 	struct ns_multi *m = trace->multi;
@@ -396,8 +397,6 @@ int ns_multi_wait(struct ns_trace *trace, char *err, size_t err_len)
 	}
 	if (trace->first_ns == UINT64_MAX)
 		trace->first_ns = 0;
-	if (!ret)
-		ret = make_tie_ranks(trace);
 	if (!ret)
 		ret = ns_order_build(trace, NULL, 0);
 	if (ret) {
@@ -431,6 +430,7 @@ void ns_multi_close(struct ns_trace *trace)
 	free(m->from_sub);
 	free(m->types);
 	free(m);
+	ns_preview_free(trace->preview, 0);	/* its row and mark: the files' own are theirs */
 	free(trace->cpus);
 	free(trace->order);
 	free(trace->tie_rank);
