@@ -822,13 +822,38 @@ static bool session_offsets(struct cmdline *cl, const struct ns_files *files)
 	return taken;
 }
 
+/* --test-hold-index FILE: indexing waits while FILE is not there. */
+static bool hold_file_absent(void *file)
+{
+	return access(file, F_OK) != 0;
+}
+
+/*
+ * How the command line's file @k is opened (k 0 when it names one FILE
+ * without -i): its --ts-offset, the --buffer names (several files: those
+ * each has), --index-memory and --test-hold-index; @exit_on_crash as
+ * struct ns_trace_open_opts says (no screen yet: a damaged file may end us).
+ */
+static struct ns_trace_open_opts open_opts(const struct cmdline *cl, int k, bool exit_on_crash)
+{
+	return (struct ns_trace_open_opts){
+		.hold_index = cl->hold_file ? hold_file_absent : NULL,
+		.hold_arg = (void *)cl->hold_file,
+		.buffers = cl->buffers,
+		.nr_buffers = cl->nr_buffers,
+		.buffers_if_present = cl->nr_files > 1,
+		.has_ts_offset = k < cl->nr_files && cl->files[k].has_ts_offset,
+		.ts_offset = k < cl->nr_files ? cl->files[k].ts_offset : 0,
+		.exit_on_crash = exit_on_crash,
+		.index_memory = cl->index_memory,
+	};
+}
+
 /* buffers_found() for the files of the command line, opened as one @trace */
 static int several_buffers(const struct cmdline *cl, struct ns_trace *trace, char *err,
 			   size_t err_len)
 {
-	const struct ns_trace_open_opts opts = {
-		.buffers = cl->buffers, .nr_buffers = cl->nr_buffers,
-	};
+	const struct ns_trace_open_opts opts = open_opts(cl, 0, false);
 	const char *paths[NS_MAX_FILES];
 
 	if (cl->nr_files < 2)
@@ -836,12 +861,6 @@ static int several_buffers(const struct cmdline *cl, struct ns_trace *trace, cha
 	for (int k = 0; k < cl->nr_files; k++)
 		paths[k] = cl->files[k].path;
 	return buffers_found(&opts, paths, cl->nr_files, &trace, 1, err, err_len);
-}
-
-/* --test-hold-index FILE: indexing waits while FILE is not there. */
-static bool hold_file_absent(void *file)
-{
-	return access(file, F_OK) != 0;
 }
 
 /*
@@ -852,18 +871,8 @@ static bool hold_file_absent(void *file)
 static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool first, char *err,
 		      size_t err_len)
 {
-	struct ns_trace_open_opts opts = {
-		.hold_index = cl->hold_file ? hold_file_absent : NULL,
-		.hold_arg = (void *)cl->hold_file,
-		.buffers = cl->buffers,
-		.nr_buffers = cl->nr_buffers,
-		.buffers_if_present = cl->nr_files > 1,
-		.has_ts_offset = cl->nr_files && cl->files[0].has_ts_offset,
-		.ts_offset = cl->nr_files ? cl->files[0].ts_offset : 0,
-		/* the first open, before the screen: a damaged file may end us */
-		.exit_on_crash = first,
-		.index_memory = cl->index_memory,
-	};
+	/* the first open, before the screen: a damaged file may end us */
+	struct ns_trace_open_opts opts = open_opts(cl, 0, first);
 	int ret;
 
 	if (cl->nr_files > 1) {
@@ -871,9 +880,7 @@ static int open_trace(const struct cmdline *cl, struct ns_trace **trace, bool fi
 		const char *paths[NS_MAX_FILES];
 
 		for (int k = 0; k < cl->nr_files; k++) {
-			each[k] = opts;
-			each[k].has_ts_offset = cl->files[k].has_ts_offset;
-			each[k].ts_offset = cl->files[k].ts_offset;
+			each[k] = open_opts(cl, k, first);
 			paths[k] = cl->files[k].path;
 		}
 		*trace = ns_trace_open_files_async(paths, each, cl->nr_files, err, err_len);
@@ -966,15 +973,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 	int k, status = 0, ret;
 
 	for (k = 0; k < cl->nr_files; k++) {
-		opts[k] = (struct ns_trace_open_opts){
-			.buffers = cl->buffers,
-			.nr_buffers = cl->nr_buffers,
-			.buffers_if_present = true,
-			.has_ts_offset = cl->files[k].has_ts_offset,
-			.ts_offset = cl->files[k].ts_offset,
-			.exit_on_crash = true,	/* --export: no screen */
-			.index_memory = cl->index_memory,
-		};
+		opts[k] = open_opts(cl, k, true);	/* --export: no screen */
 		paths[k] = cl->files[k].path;
 	}
 	/* indexed all at once */
@@ -1733,15 +1732,7 @@ int main(int argc, char **argv)
 		int n = cl.nr_files ? cl.nr_files : 1;
 
 		for (int k = 0; k < n; k++) {
-			opts[k] = (struct ns_trace_open_opts){
-				.has_ts_offset = cl.nr_files && cl.files[k].has_ts_offset,
-				.ts_offset = cl.nr_files ? cl.files[k].ts_offset : 0,
-				.buffers = cl.buffers,
-				.nr_buffers = cl.nr_buffers,
-				.buffers_if_present = n > 1,
-				.exit_on_crash = true,	/* as the viewer's first open */
-				.index_memory = cl.index_memory,
-			};
+			opts[k] = open_opts(&cl, k, true);	/* as the viewer's first open */
 			if (cl.nr_files)
 				paths[k] = cl.files[k].path;
 		}

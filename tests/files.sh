@@ -12,7 +12,8 @@
 # tests/data/lost-events.dat; ../shared's sample.dat and sched-v6.dat (v6);
 # and two files recorded here with an instance when we may record (root,
 # tracefs, ../shared/tools/record-trace; run it under
-# `flock /tmp/ns-tracing.lock`), else those checks SKIP.
+# `flock /tmp/ns-tracing.lock`), else those checks SKIP. Damaged files
+# among good ones (first, second of three) give one line naming them.
 set -u
 
 . "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
@@ -77,6 +78,9 @@ same "-i sample.dat -i instance.dat: file and instance prefixes" -i "$sample" -i
 same "-i instance.dat -i sample.dat: the other order" -i "$inst" -i "$sample"
 same "-i instance.dat -i instance.dat: every event a tie (top buffers, then instances)" \
 	-i "$inst" -i "$inst"
+# the second copy's first top-buffer event moved onto the first copy's instance's first event
+same "-i instance.dat -i instance.dat --ts-offset 1633843: a top buffer's event tied with an instance's" \
+	-i "$inst" -i "$inst" --ts-offset 1633843
 same "-i sample.dat -i lost-events.dat: lost-events lines after the prefix" -i "$sample" -i "$lost"
 # a file name longer than any fixed buffer: the prefix is padded to it
 long=$tmp/$(printf 'x%.0s' $(seq 1 150)).dat
@@ -244,6 +248,37 @@ refused "--buffer that no file has, in the viewer" 1 \
 	--snapshot 80x24 --buffer nosuch "$sample" "$inst"
 refused "a second file that is not there: its name, no output" 1 \
 	"nurseshark: $tmp/none.dat: No such file or directory" --export -i "$sample" -i "$tmp/none.dat"
+# damaged files among good ones (tests/data/fuzz/regressions.txt's issue 9
+# patches): every file's guard child runs at once while ours open the files
+# one after the other; the one line names the damaged file wherever it is
+# and whichever process fails first (a calloc() past the children's budget;
+# a crash of kbuffer in our open of the second of three files)
+patch() {	# patch FROM TO OFFSET HEXBYTES
+	cp "$1" "$2" && chmod u+w "$2" &&
+		printf "$(sed 's/../\\x&/g' <<<"$4")" | dd of="$2" bs=1 seek="$3" conv=notrunc 2>/dev/null
+}
+patch "$sample" "$tmp/cpuid.dat" 1850933 80
+mem="corrupt: opening it takes more memory than the file can explain (1024 MB more)"
+for mode in --export "--snapshot 80x24"; do
+	# shellcheck disable=SC2086
+	refused "$mode: a damaged second file" 1 "nurseshark: $tmp/cpuid.dat: $mem" \
+		$mode -i "$sample" -i "$tmp/cpuid.dat"
+	# shellcheck disable=SC2086
+	refused "$mode: a damaged first file" 1 "nurseshark: $tmp/cpuid.dat: $mem" \
+		$mode -i "$tmp/cpuid.dat" -i "$inst"
+done
+gpu=$shared/traces/public/tiagovignatti__intel-gpu-tools__tests-trace.dat
+if [ -r "$gpu" ]; then
+	patch "$gpu" "$tmp/kbuf.dat" 1171464 feffffff
+	crash="corrupt: libtracecmd crashes reading it (Segmentation fault)"
+	for mode in --export "--snapshot 80x24"; do
+		# shellcheck disable=SC2086
+		refused "$mode: our open crashes on the second of three files" 1 \
+			"nurseshark: $tmp/kbuf.dat: $crash" $mode -i "$sample" -i "$tmp/kbuf.dat" -i "$inst"
+	done
+else
+	skip "damaged files: $gpu not found"
+fi
 
 # --- two files recorded here, one with an instance -----------------------------
 rec=$shared/tools/record-trace

@@ -19,7 +19,9 @@
 # Last, a file of another kernel (../shared/traces/public's ARM lisa trace,
 # whose event ids are not sample.dat's: sched_switch is 98 there, 372 here)
 # moved onto sample.dat: rows as report's, and `:show event sched_switch`
-# shows both files' sched_switch (one catalogue of events by name).
+# shows both files' sched_switch (one catalogue of events by name). On
+# equal timestamps the list (--snapshot) and the loading screen's rows
+# while the files are indexed follow report's order of the buffers.
 set -u
 
 . "${NS_TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/common.sh"
@@ -114,6 +116,67 @@ check "-i A -i B, where its instance extra begins" "$(first_of extra)"
 check "-i A -i B, interleaved ($switches changes of file in report)" 20000
 check "-i A -i B, the end" $((total - 1))
 screen_stop
+
+# --- equal timestamps: report's order of the buffers -------------------------
+# instance.dat twice, the second moved by the 1633843 ns from its first
+# event to its instance's first (extra's softirq_raise): that event of the
+# first file's instance and the second file's first top-buffer event tie.
+# Report ties every file's top buffer before any instance, so the second
+# file's event comes first; the list (--snapshot at that row) must too.
+toff=1633843
+trace-cmd report -i "$inst" -i "$inst" --ts-offset $toff 2>/dev/null | rows >"$tmp/want"
+tie=$(awk '$2 ~ /^extra:/ && $3 == t && s ~ /^instan:/ { print r; exit } { r = $1; t = $3; s = $2 }' \
+	"$tmp/want")
+if [ -z "$tie" ]; then
+	fail "instance.dat twice, --ts-offset $toff: no top-buffer event tied with extra's in report"
+else
+	"$bin" --no-session --snapshot 100x30 --keys ":$tie<Enter>" -i "$inst" -i "$inst" \
+		--ts-offset $toff 2>&1 | listed >"$tmp/listed"
+	bad=$(awk 'NR == FNR { want[$1] = $0; next }
+		{ split(want[$1], w, " ")
+		  if (w[2] != $2 || w[3] != $3 || w[4] != $4 || index(w[5], $5) != 1)
+			{ print "list: " $0 " / report: " want[$1]; exit } }' "$tmp/want" "$tmp/listed")
+	if ! grep -q "^$tie " "$tmp/listed" || ! grep -q "^$((tie + 1)) " "$tmp/listed"; then
+		fail "equal timestamps: rows $tie and $((tie + 1)) not on the snapshot"
+	elif [ -n "$bad" ]; then
+		fail "equal timestamps (row $tie): $bad"
+	else
+		pass "equal timestamps: rows $tie-$((tie + 1)) as report's (every top buffer before any instance)"
+	fi
+fi
+
+# --- the list while several files are indexed (the loading screen) -----------
+# --test-hold-index holds the indexing past each CPU's first page while
+# $hold is absent: the loading screen's rows, read straight from the
+# files, must be report's, the tie above included.
+if [ -n "$tie" ]; then
+	hold=$tmp/hold
+	rm -f "$hold"
+	SCREEN_KEEP_LOADING=1 screen_start 100 60 \
+		"$bin --test-hold-index $hold --no-session -i $inst -i $inst --ts-offset $toff"
+	if ! screen_wait '\(indexing\)'; then
+		fail "several files: no loading screen"
+	elif ! screen_wait "^ +$((tie + 1)) +[0-9]+ +[0-9]+\.[0-9]+ "; then
+		fail "several files: no list rows while indexing: $(sed -n '8,10p' <<<"$SCREEN_LAST")"
+	else
+		bad=
+		for r in 0 1 2 $((tie - 1)) $tie $((tie + 1)); do
+			# "CPU TIME EVENT" of the loading screen's row and of report's
+			got=$(awk -v r="$r" '$1 == r && $2 ~ /^[0-9]+$/ { print $2, $3, $7; exit }' \
+				<<<"$SCREEN_LAST")
+			want=$(awk -v r="$r" '$1 == r { c = $2; sub(/^[^:]*:/, "", c); print c, $3, $5
+				exit }' "$tmp/want")
+			[ "$got" = "$want" ] || bad="$bad row $r: screen '$got', report '$want';"
+		done
+		if [ -z "$bad" ]; then
+			pass "several files: the rows while indexing are report's (rows 0-2, $((tie - 1))-$((tie + 1)))"
+		else
+			fail "several files: the rows while indexing:$bad"
+		fi
+	fi
+	touch "$hold"
+	screen_stop
+fi
 
 # --- on screen: :append, :offset, :open --------------------------------------
 trace-cmd report -i "$sample" -i "$inst" 2>/dev/null | rows >"$tmp/want"

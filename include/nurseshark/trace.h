@@ -253,6 +253,12 @@ uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_
  */
 size_t ns_trace_rows(const struct ns_trace *trace, uint64_t first_row, size_t n,
 		     struct ns_pos *out);
+/*
+ * Where slot @cpu's event goes among events of equal timestamps: the lower
+ * rank first (report's order of its buffers: every file's top buffer in
+ * the command line's order, then each file's instances; then the lower CPU).
+ */
+int ns_trace_tie_rank(const struct ns_trace *trace, int cpu);
 /* The row of an event given by its position. */
 uint64_t ns_trace_row_of(const struct ns_trace *trace, int cpu, uint64_t idx);
 /* The first row whose timestamp is >= @ts_ns (nr_events if none). */

@@ -50,15 +50,18 @@ int ns_view_jump(struct ns_view *view, int kind, int dir)
 			i = dir > 0 ? sp.idx + 1 : sp.idx;
 		} else {
 			i = ns_trace_cpu_lower_bound(trace, cpu, sel.ts_ns);
-			/* ties go to the lower CPU */
-			while (i < n && ns_trace_ev_ts(trace, cpu, i) == sel.ts_ns && cpu < sp.cpu)
+			/* ties go to the lower rank (the lower CPU of one file) */
+			while (i < n && ns_trace_ev_ts(trace, cpu, i) == sel.ts_ns &&
+			       ns_trace_tie_rank(trace, cpu) < ns_trace_tie_rank(trace, sp.cpu))
 				i++;
 		}
 		if (dir > 0) {
 			for (; i < n; i++) {
 				ns_trace_event(trace, cpu, i, &ev);
 				if (best && (ev.ts_ns > best->ts_ns ||
-					     (ev.ts_ns == best->ts_ns && cpu > best_cpu)))
+					     (ev.ts_ns == best->ts_ns &&
+					      ns_trace_tie_rank(trace, cpu) >
+					      ns_trace_tie_rank(trace, best_cpu))))
 					break;
 				if (same(&ev, cpu, &sel, sp.cpu, kind) &&
 				    ns_visible_list_event(view->visible, cpu, i)) {
@@ -73,7 +76,9 @@ int ns_view_jump(struct ns_view *view, int kind, int dir)
 			while (i-- > 0) {
 				ns_trace_event(trace, cpu, i, &ev);
 				if (best && (ev.ts_ns < best->ts_ns ||
-					     (ev.ts_ns == best->ts_ns && cpu < best_cpu)))
+					     (ev.ts_ns == best->ts_ns &&
+					      ns_trace_tie_rank(trace, cpu) <
+					      ns_trace_tie_rank(trace, best_cpu))))
 					break;
 				if (same(&ev, cpu, &sel, sp.cpu, kind) &&
 				    ns_visible_list_event(view->visible, cpu, i)) {

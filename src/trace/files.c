@@ -27,9 +27,8 @@
  * file after the other (file k's first slot = the slots of the files
  * before), so the index still stores nothing more per event; its cpus[]
  * borrow each file's per-slot arrays once indexed (never moved then), so
- * that the order (order.c, ties to the lower slot, hence to the earlier
- * file: report ties the top buffers of all files before any instance, a
- * difference only on equal timestamps) and everything that reads
+ * that the order (order.c, ties by report's rank of the slot's buffer,
+ * ns_trace_tie_rank(), as here) and everything that reads
  * events, runs and rows work unchanged. Event types become the file's
  * type plus a base per file (the sum of the bases before plus the file's
  * largest id + 1), kept under NS_EV_TYPE_MAP; a read at (slot, idx) or of

@@ -4,9 +4,11 @@
  * KernelShark's File > Append: one struct ns_trace over the files' own.
  *
  * Each file is a trace of its own (sub[k]: its handle, tep, pages and
- * index), opened one after the other (each open checks the file in a child
- * process, which a running thread forbids), then indexed all at once, each
- * by its own threads: the cost is about the sum, spread over the cores.
+ * index), its header read by a thread of its own beside the other files'
+ * (ns_trace_open_headers(): each file is checked in a child process, and
+ * all the children are forked first, since a running thread forbids the
+ * fork), then indexed all at once, each by its own threads: the cost is
+ * about the sum, spread over the cores.
  * Once all are indexed (ns_trace_wait()), the trace over them takes:
  *   - slots: file k's slots follow those of the files before (first_slot),
  *     and its cpus[] are copies of the files' struct ns_cpu (their arrays
@@ -18,9 +20,10 @@
  *     first file with that name gave it, or a free one: two files of one
  *     kernel keep their ids. The copies' local type tables (and the rare
  *     wide entries, copied) hold catalogue types;
- *   - the merged order, built over the copies as for one file: ties go to
- *     the lower slot, so to the earlier file (report ties every file's top
- *     buffer before any instance: a difference on equal timestamps only).
+ *   - the merged order, built over the copies as for one file, but for
+ *     ties: report ties every file's top buffer (in the command line's
+ *     order) before any instance (each file's in turn), so each slot gets
+ *     that rank (make_tie_ranks(), ns_trace_tie_rank()).
  * What reads an event back (format, fields, filters, sched) goes to the
  * file of its slot (ns_multi_slot()), with its slot and type made the
  * file's; what it returns gets the trace's slot and type back.
@@ -99,16 +102,13 @@ int ns_trace_open_each(const char *const *paths, const struct ns_trace_open_opts
 {
 	int k;
 
-	for (k = 0; k < n; k++)
-		out[k] = NULL;
-	/* the headers, one after the other: each open forks a child to check its file */
+	/* the headers all at once: each file's guard child, then a thread each */
+	if (ns_trace_open_headers(paths, opts, n, out, failed, err, err_len))
+		return -1;
 	for (k = 0; k < n; k++) {
 		uint64_t budget = opts && opts[k].index_memory ? opts[k].index_memory :
 				  ns_trace_default_index_memory();
 
-		out[k] = ns_trace_open_deferred(paths[k], opts ? &opts[k] : NULL, err, err_len);
-		if (!out[k])
-			goto fail;
 		/* the event index's budget is for all the files: a share each */
 		if (budget != UINT64_MAX)
 			out[k]->opts.index_memory = budget > (uint64_t)n ? budget / (uint64_t)n : 1;
@@ -125,6 +125,37 @@ fail:
 		out[k] = NULL;
 	}
 	return -1;
+}
+
+/*
+ * The slots' ranks on a tie, as report ties its handles
+ * (tracecmd_iterate_events_multi(): the earlier handle): its handles are
+ * every file's top buffer in the command line's order, then each file's
+ * instances in turn; within a handle, the lower CPU.
+ */
+static int make_tie_ranks(struct ns_trace *trace)
+{
+	const struct ns_multi *m = trace->multi;
+	int k, cpu, pass, next = 0;
+
+	trace->tie_rank = calloc(trace->nr_cpus ? (size_t)trace->nr_cpus : 1,
+				 sizeof(*trace->tie_rank));
+	if (!trace->tie_rank)
+		return -ENOMEM;
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < m->nr; k++) {
+			const struct ns_trace *sub = m->sub[k];
+
+			for (cpu = 0; cpu < ns_trace_nr_cpus(sub); cpu++) {
+				int s = ns_trace_cpu_stream(sub, cpu);
+				bool top = !*ns_trace_stream_name(sub, s);
+
+				if (top == !pass)
+					trace->tie_rank[m->first_slot[k] + cpu] = next++;
+			}
+		}
+	}
+	return 0;
 }
 
 struct ns_trace *ns_trace_open_files_async(const char *const *paths,
@@ -195,7 +226,8 @@ struct ns_trace *ns_trace_open_files_async(const char *const *paths,
 	}
 	trace->nr_cpus = m->first_slot[n];
 	trace->cpus = calloc(trace->nr_cpus ? (size_t)trace->nr_cpus : 1, sizeof(*trace->cpus));
-	if (!trace->cpus)
+	/* the ranks now: the loading screen's rows merge by them (preview.c) */
+	if (!trace->cpus || make_tie_ranks(trace))
 		goto nomem;
 	return trace;
 nomem:
@@ -398,8 +430,10 @@ void ns_multi_close(struct ns_trace *trace)
 	free(m->from_sub);
 	free(m->types);
 	free(m);
+	ns_preview_free(trace->preview, 0);	/* its row and mark: the files' own are theirs */
 	free(trace->cpus);
 	free(trace->order);
+	free(trace->tie_rank);
 	free(trace->path);
 	pthread_mutex_destroy(&trace->tep_lock);
 	pthread_mutex_destroy(&trace->handle_lock);

@@ -2,10 +2,11 @@
 /*
  * The merged order of events across CPUs, the order `trace-cmd report`
  * prints: repeatedly take the CPU whose next event has the smallest
- * timestamp, the lower CPU on a tie. Checkpoints every NS_ORDER_STRIDE rows
+ * timestamp, the lower CPU on a tie (several files: the lower tie rank,
+ * ns_trace_tie_rank()). Checkpoints every NS_ORDER_STRIDE rows
  * (see trace-int.h) turn "which event is row r" and "which row is this
  * event" into a binary search plus at most NS_ORDER_STRIDE merge steps. The
- * merge keeps a binary heap of CPUs keyed by (timestamp, cpu), which picks
+ * merge keeps a binary heap of CPUs keyed by (timestamp, rank), which picks
  * exactly what report's linear scan picks.
  */
 #include <errno.h>
@@ -37,11 +38,17 @@ static void load_head(struct merger *m, int cpu)
 		m->head[cpu] = ns_ev_ts(&c->ev, m->pos[cpu]);
 }
 
+int ns_trace_tie_rank(const struct ns_trace *trace, int cpu)
+{
+	return trace->tie_rank ? trace->tie_rank[cpu] : cpu;
+}
+
 static bool before(const struct merger *m, int a, int b)
 {
 	uint64_t ta = head_ts(m, a), tb = head_ts(m, b);
 
-	return ta < tb || (ta == tb && a < b);
+	return ta < tb || (ta == tb && ns_trace_tie_rank(m->trace, a) <
+				       ns_trace_tie_rank(m->trace, b));
 }
 
 static void sift_down(struct merger *m, int i)

@@ -5,7 +5,9 @@
  * report's order (smallest timestamp first, the lower CPU on a tie) and
  * printed by libtraceevent as the list prints them. It needs nothing of the
  * index, so the screen can show them at once; the merge goes on from where
- * the last call stopped and starts over for a row above it.
+ * the last call stopped and starts over for a row above it. Several
+ * files: each file's iterators, merged by time and report's rank of the
+ * buffer (multi_preview()).
  *
  * The Task column is what libtraceevent knows at that point (the saved
  * cmdlines and the names printed so far); the "<...>" of tasks that report
@@ -149,33 +151,43 @@ static int print_head(struct ns_trace *trace, const struct ns_pages_record *r,
 	return ret;
 }
 
+/* The trace's preview state, made and started at the first call (0, or -errno). */
+static int preview_state(struct ns_trace *trace, struct ns_preview **out)
+{
+	struct ns_preview *pv = trace->preview;
+
+	*out = pv;
+	if (!trace->pages)
+		return -ENOTSUP;
+	if (pv)
+		return 0;
+	pv = calloc(1, sizeof(*pv));
+	if (!pv)
+		return -ENOMEM;
+	pv->it = calloc(trace->nr_cpus + 1, sizeof(*pv->it));
+	pv->head = calloc(trace->nr_cpus + 1, sizeof(*pv->head));
+	pv->have = calloc(trace->nr_cpus + 1, sizeof(*pv->have));
+	pv->mark_page = calloc(trace->nr_cpus + 1, sizeof(*pv->mark_page));
+	pv->mark_off = calloc(trace->nr_cpus + 1, sizeof(*pv->mark_off));
+	pv->mark_have = calloc(trace->nr_cpus + 1, sizeof(*pv->mark_have));
+	pv->mark_row = UINT64_MAX;
+	trace->preview = pv;
+	*out = pv;
+	if (!pv->it || !pv->head || !pv->have || !pv->mark_page || !pv->mark_off ||
+	    !pv->mark_have)
+		return -ENOMEM;
+	return restart(trace, pv);
+}
+
 static int preview(struct ns_trace *trace, uint64_t first_row, size_t n,
 		   struct ns_event_text *out)
 {
-	struct ns_preview *pv = trace->preview;
+	struct ns_preview *pv;
 	size_t got = 0;
 	int ret, cpu;
 
-	if (!trace->pages)
-		return -ENOTSUP;
-	if (!pv) {
-		pv = calloc(1, sizeof(*pv));
-		if (!pv)
-			return -ENOMEM;
-		pv->it = calloc(trace->nr_cpus + 1, sizeof(*pv->it));
-		pv->head = calloc(trace->nr_cpus + 1, sizeof(*pv->head));
-		pv->have = calloc(trace->nr_cpus + 1, sizeof(*pv->have));
-		pv->mark_page = calloc(trace->nr_cpus + 1, sizeof(*pv->mark_page));
-		pv->mark_off = calloc(trace->nr_cpus + 1, sizeof(*pv->mark_off));
-		pv->mark_have = calloc(trace->nr_cpus + 1, sizeof(*pv->mark_have));
-		pv->mark_row = UINT64_MAX;
-		trace->preview = pv;
-		if (!pv->it || !pv->head || !pv->have || !pv->mark_page || !pv->mark_off ||
-		    !pv->mark_have)
-			return -ENOMEM;
-		if ((ret = restart(trace, pv)))
-			return ret;
-	}
+	if ((ret = preview_state(trace, &pv)))
+		return ret;
 	if (first_row < pv->row) {
 		ret = pv->mark_row <= first_row ? to_mark(trace, pv) : restart(trace, pv);
 		if (ret)
@@ -198,14 +210,102 @@ static int preview(struct ns_trace *trace, uint64_t first_row, size_t n,
 	return (int)got;
 }
 
+/*
+ * Several files: each file's preview state (its iterators and heads),
+ * merged here by time and then by report's rank of the buffer
+ * (ns_trace_tie_rank()); the trace's own holds the row and the mark only.
+ */
+static int multi_smallest(const struct ns_trace *trace, int *file)
+{
+	const struct ns_multi *m = trace->multi;
+	const struct ns_preview *bp = NULL;
+	int k, cpu, best = -1, best_rank = 0;
+
+	for (k = 0; k < m->nr; k++) {
+		const struct ns_preview *pv = m->sub[k]->preview;
+
+		for (cpu = 0; cpu < m->sub[k]->nr_cpus; cpu++) {
+			int rank = ns_trace_tie_rank(trace, m->first_slot[k] + cpu);
+
+			if (!pv->have[cpu])
+				continue;
+			if (best < 0 || pv->head[cpu].ts_ns < bp->head[best].ts_ns ||
+			    (pv->head[cpu].ts_ns == bp->head[best].ts_ns && rank < best_rank)) {
+				bp = pv;
+				best = cpu;
+				best_rank = rank;
+				*file = k;
+			}
+		}
+	}
+	return best;
+}
+
+static int multi_preview(struct ns_trace *trace, uint64_t first_row, size_t n,
+			 struct ns_event_text *out)
+{
+	struct ns_multi *m = trace->multi;
+	struct ns_preview *mp = trace->preview, *pv;
+	size_t got = 0;
+	int k, ret, cpu;
+
+	for (k = 0; k < m->nr; k++) {
+		if (ns_trace_changed(m->sub[k]))
+			return -ESTALE;
+		if ((ret = preview_state(m->sub[k], &pv)))
+			return ret;
+	}
+	if (!mp) {
+		mp = calloc(1, sizeof(*mp));
+		if (!mp)
+			return -ENOMEM;
+		mp->mark_row = UINT64_MAX;
+		trace->preview = mp;
+	}
+	if (first_row < mp->row) {
+		bool back = mp->mark_row <= first_row;
+
+		for (k = 0; k < m->nr; k++) {
+			ret = back ? to_mark(m->sub[k], m->sub[k]->preview) :
+				     restart(m->sub[k], m->sub[k]->preview);
+			if (ret)
+				return ret;
+		}
+		mp->row = back ? mp->mark_row : 0;
+	}
+	while (got < n && (cpu = multi_smallest(trace, &k)) >= 0) {
+		struct ns_trace *sub = m->sub[k];
+
+		pv = sub->preview;
+		if (mp->row == first_row) {
+			for (int j = 0; j < m->nr; j++)
+				mark(m->sub[j], m->sub[j]->preview);
+			mp->mark_row = mp->row;
+		}
+		if (mp->row >= first_row) {
+			ret = print_head(sub, &pv->head[cpu], &out[got]);
+			if (ret)
+				return ret;
+			out[got].slot = m->first_slot[k] + cpu;
+			got++;
+		}
+		mp->row++;
+		advance(pv, cpu);
+		if (pv->err)
+			return pv->err;
+	}
+	return (int)got;
+}
+
 int ns_trace_preview(struct ns_trace *trace, uint64_t first_row, size_t n,
 		     struct ns_event_text *out)
 {
 	int ret;
 
 	if (trace->multi)
-		return -ENOTSUP;	/* the files' rows merge once all are indexed */
-	ret = ns_trace_changed(trace) ? -ESTALE : preview(trace, first_row, n, out);
+		ret = multi_preview(trace, first_row, n, out);
+	else
+		ret = ns_trace_changed(trace) ? -ESTALE : preview(trace, first_row, n, out);
 
 	return ret < 0 ? ns_trace_read_failed(trace, ret) : ret;
 }

@@ -484,6 +484,13 @@ struct ns_trace {
 	/* merged order: checkpoint k holds nr_cpus consumed counts at row k*STRIDE */
 	uint64_t *order;
 	uint64_t nr_order;
+	/*
+	 * Several files: each slot's place among the slots on a tie of
+	 * timestamps (order.c), as report ties its handles: every file's top
+	 * buffer in the command line's order, then each file's instances.
+	 * NULL: the slot itself (one file: top buffer first, then instances).
+	 */
+	int *tie_rank;
 	struct ns_tasks tasks;
 	/* libtracecmd's handles of the instance buffers read, by buffer; made when needed */
 	struct tracecmd_input **buf_handles;
@@ -582,8 +589,8 @@ bool ns_trace_symbols_ignored(void);
 void ns_trace_kallsyms_attach(struct tep_handle *tep);
 
 /* open.c */
-struct ns_trace *ns_trace_open_deferred(const char *path, const struct ns_trace_open_opts *opts,
-					char *err, size_t err_len);
+int ns_trace_open_headers(const char *const *paths, const struct ns_trace_open_opts *opts, int n,
+			  struct ns_trace **out, int *failed, char *err, size_t err_len);
 int ns_trace_start_index(struct ns_trace *trace, char *err, size_t err_len);
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
 int ns_trace_recycle(struct ns_trace *trace);
