@@ -242,6 +242,19 @@ const struct ns_run *ns_trace_cpu_runs(const struct ns_trace *trace, int cpu,
 
 /* Index of the first event of @cpu with ts_ns >= @ts_ns (count if none). */
 uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_t ts_ns);
+/*
+ * Without reading events: *@lo <= ns_trace_cpu_lower_bound(@ts_ns) <= *@hi,
+ * from the index's per-group first and last timestamps (equal where they
+ * tell it exactly).
+ */
+void ns_trace_cpu_lower_bound_range(const struct ns_trace *trace, int cpu, uint64_t ts_ns,
+				    uint64_t *lo, uint64_t *hi);
+/*
+ * Whether @cpu has an event with @a <= ts_ns < @b: what
+ * ns_trace_cpu_lower_bound(@a) says, read from the per-group timestamps
+ * unless [@a, @b) lies inside one group of events.
+ */
+bool ns_trace_cpu_any_event(const struct ns_trace *trace, int cpu, uint64_t a, uint64_t b);
 
 /**
  * ns_trace_rows - positions of consecutive rows in the merged order

@@ -4,7 +4,11 @@
  * of the column's time, whether any event was recorded there, and whether
  * the CPU was idle.
  *
- * Events: a binary search per column in the CPU's event array.
+ * Events: whether the CPU has one in the column, from the index's first and
+ * last timestamps of each group of NS_EV_GROUP events (kept in memory under
+ * any --index-memory), which answer it without reading an event unless the
+ * column lies inside one group's span; lost events likewise, by the range
+ * of event numbers the groups give for the column's ends.
  * Tasks: the CPU's runs (one per sched_switch, see struct ns_run) are
  * summed per pid over the column; runs of pid -1 (events lost) count for
  * nobody, so the time before lost events is never a task's. Lost events:
@@ -311,29 +315,33 @@ int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_n
 		int cols, struct ns_bin *out)
 {
 	const struct ns_trace *trace = bins->trace;
-	uint64_t nr_runs, nr_events, last_ns = ns_trace_last_ns(trace);
+	uint64_t nr_runs, last_ns = ns_trace_last_ns(trace);
 	const struct ns_run *runs;
 	int col;
 
 	if (cpu < 0 || cpu >= bins->nr_cpus || cols <= 0)
 		return -EINVAL;
 	runs = ns_trace_cpu_runs(trace, cpu, &nr_runs);
-	nr_events = ns_trace_cpu_nr_events(trace, cpu);
 
 	for (col = 0; col < cols; col++) {
 		uint64_t a = ns_window_col_ns(start_ns, end_ns, cols, col);
 		uint64_t b = ns_window_col_ns(start_ns, end_ns, cols, col + 1);
 		struct ns_bin *bin = &out[col];
-		uint64_t i = ns_trace_cpu_lower_bound(trace, cpu, a);
+		uint64_t lo, hi, unused;
 		int64_t j0, j1;
 
 		bin->pid = -1;
 		bin->flags = 0;
 		if (b <= a)
 			b = a + 1;
-		if (i < nr_events && ns_trace_ev_ts(trace, cpu, i) < b) {
+		/* by the index's per-group timestamps: no event read where they tell */
+		if (ns_trace_cpu_any_event(trace, cpu, a, b)) {
 			bin->flags |= NS_BIN_EVENTS;
-			if (ns_trace_cpu_nr_drops(trace, cpu, i,
+			ns_trace_cpu_lower_bound_range(trace, cpu, a, &lo, &unused);
+			ns_trace_cpu_lower_bound_range(trace, cpu, b, &unused, &hi);
+			/* no drop around the column: none in it; else exactly */
+			if (ns_trace_cpu_nr_drops(trace, cpu, lo, hi, NULL) &&
+			    ns_trace_cpu_nr_drops(trace, cpu, ns_trace_cpu_lower_bound(trace, cpu, a),
 						  ns_trace_cpu_lower_bound(trace, cpu, b), NULL))
 				bin->flags |= NS_BIN_DROP;
 		}

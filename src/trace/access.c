@@ -70,6 +70,24 @@ uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_
 				     ts_ns);
 }
 
+void ns_trace_cpu_lower_bound_range(const struct ns_trace *trace, int cpu, uint64_t ts_ns,
+				    uint64_t *lo, uint64_t *hi)
+{
+	if (cpu < 0 || cpu >= trace->nr_cpus) {
+		*lo = *hi = 0;
+		return;
+	}
+	ns_events_lower_bound_range(&trace->cpus[cpu].ev, ns_trace_cpu_nr_events(trace, cpu),
+				    ts_ns, lo, hi);
+}
+
+bool ns_trace_cpu_any_event(const struct ns_trace *trace, int cpu, uint64_t a, uint64_t b)
+{
+	if (cpu < 0 || cpu >= trace->nr_cpus || b <= a)
+		return false;
+	return ns_events_any_in(&trace->cpus[cpu].ev, ns_trace_cpu_nr_events(trace, cpu), a, b);
+}
+
 const char *ns_trace_task_comm(const struct ns_trace *trace, int pid)
 {
 	const struct ns_task *task;

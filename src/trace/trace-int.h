@@ -193,6 +193,9 @@ struct ns_events {
 	uint64_t *first_ts;		/* per chunk: its first event's timestamp */
 	uint64_t *last_ts;		/* per chunk: its last one's (the writer's: so far) */
 	uint32_t *first_wide;		/* per chunk: nr_wide when it began */
+	/* per group of NS_EV_GROUP events: its first and last timestamps */
+	uint64_t (*grp)[2];
+	_Atomic bool unsorted;		/* a timestamp went back: no answer by groups */
 	_Atomic uint64_t nr_chunks;	/* published with a release store */
 	size_t cap_chunks;
 	struct ns_evpool *pool;
@@ -221,6 +224,9 @@ size_t ns_events_bytes(const struct ns_events *e, uint64_t nr);
 uint64_t ns_events_nr_wide(const struct ns_events *e);
 uint64_t ns_events_load(const struct ns_events *e, uint64_t ci, int *err);
 uint64_t ns_events_lower_bound(const struct ns_events *e, uint64_t nr, uint64_t ts_ns);
+void ns_events_lower_bound_range(const struct ns_events *e, uint64_t nr, uint64_t ts_ns,
+				 uint64_t *lo, uint64_t *hi);
+bool ns_events_any_in(const struct ns_events *e, uint64_t nr, uint64_t a, uint64_t b);
 
 /* Entry @n of the wide table: block k holds entries from 64 * (2^k - 1) on. */
 static inline struct ns_ev_wide *ns_ev_wide_of(const struct ns_events *e, uint32_t n)

@@ -212,6 +212,138 @@ static void pool_checks(void)
 	free(f);
 }
 
+/* The first of @w[0, @nr) at or after @ts (sorted): a plain binary search. */
+static uint64_t want_lower_bound(const struct want *w, uint64_t nr, uint64_t ts)
+{
+	uint64_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (w[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The per-group first and last timestamps (events.c): on sorted events,
+ * ns_events_any_in() and ns_events_lower_bound_range() agree with a plain
+ * search for windows of every width (ties, gaps between groups, the last
+ * group partial), and a sweep of wide columns over evicted chunks reads
+ * none of them again; on events whose timestamps go back, any_in says what
+ * the chunks' lower bound says.
+ */
+static void group_checks(void)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct ns_evpool *pool = ns_evpool_new(1, 1, reload, f);
+	uint64_t i, k, bad = 0, inexact = 0, loads, ts = 5000, span;
+	uint32_t seed = 4711;
+	int ret = 0;
+
+	if (!f || !pool || !(f->w[0] = malloc(NR_EVENTS * sizeof(*f->w[0]))) ||
+	    ns_events_init(&f->ev[0], NR_EVENTS)) {
+		CHECK(0, "group checks: out of memory");
+		return;
+	}
+	f->broken_idx = UINT64_MAX;
+	ns_events_set_pool(&f->ev[0], pool, 0);
+	for (i = 0; i < NR_EVENTS; i++) {
+		uint32_t r = rng(&seed);
+
+		/* ties, small steps, now and then a gap longer than a group */
+		ts += r % 7 == 0 ? 0 : r % 997 == 0 ? 3000000 : r % 3000;
+		f->w[0][i] = (struct want){ ts, (int)(r % 30000), (int)(r % 50) };
+	}
+	for (i = 0; i < NR_EVENTS && !ret; i++) {
+		ret = ns_events_append(&f->ev[0], i, f->w[0][i].ts, f->w[0][i].pid, f->w[0][i].type);
+		atomic_store(&f->published[0], i + 1);
+	}
+	ns_events_done(&f->ev[0]);
+	CHECK(!ret && pool->evictions > 0 && !atomic_load(&f->ev[0].unsorted),
+	      "sorted events written under a tiny budget (%llu evictions)",
+	      (unsigned long long)pool->evictions);
+	span = ts - f->w[0][0].ts;
+	for (k = 0; k < 20000; k++) {
+		/* from before the first event to after the last, widths of 1 ns to all */
+		uint64_t a = f->w[0][0].ts - 10 + rng(&seed) % (span + 20);
+		uint64_t width = 1 + (rng(&seed) % (span + 1) >> (rng(&seed) % 40));
+		uint64_t nr = k % 2 ? NR_EVENTS : NR_EVENTS - rng(&seed) % 1000;
+		uint64_t lb = want_lower_bound(f->w[0], nr, a), lo, hi;
+		bool any = lb < nr && f->w[0][lb].ts < a + width;
+
+		bad += ns_events_any_in(&f->ev[0], nr, a, a + width) != any;
+		ns_events_lower_bound_range(&f->ev[0], nr, a, &lo, &hi);
+		bad += lo > lb || hi < lb || hi > nr;
+		inexact += lo != hi;
+		/* at a group's first event, and just after the group before's last */
+		i = (rng(&seed) % (nr >> NS_EV_GROUP_SHIFT)) << NS_EV_GROUP_SHIFT;
+		ns_events_lower_bound_range(&f->ev[0], nr, f->w[0][i].ts, &lo, &hi);
+		lb = want_lower_bound(f->w[0], nr, f->w[0][i].ts);
+		bad += lo > lb || hi < lb || (i && f->w[0][i - 1].ts < f->w[0][i].ts &&
+					      (lo != i || hi != i));
+		/* windows that start or end at a group's ends, or a nanosecond off them */
+		for (int q = 0; q < 16 && i; q++) {
+			uint64_t at = (q & 4 ? f->w[0][i - 1].ts : f->w[0][i].ts) + (q & 1) - (q & 2 ? 1 : 0);
+			uint64_t a = q & 8 ? at - (q & 1 ? 1 : 3) : at, b = q & 8 ? at : at + 1 + (q & 3);
+
+			lb = want_lower_bound(f->w[0], nr, a);
+			bad += ns_events_any_in(&f->ev[0], nr, a, b) !=
+			       (lb < nr && f->w[0][lb].ts < b);
+			ns_events_lower_bound_range(&f->ev[0], nr, a, &lo, &hi);
+			bad += lo > lb || hi < lb;
+		}
+	}
+	CHECK(!bad && inexact, "any event in a window and the lower bound's range by the groups "
+	      "equal a plain search's (%llu wrong, %llu inexact ranges)",
+	      (unsigned long long)bad, (unsigned long long)inexact);
+
+	/* a zoomed-out graph: 200 columns over the whole span read no chunk */
+	loads = pool->loads;
+	bad = 0;
+	for (k = 0; k < 200; k++) {
+		uint64_t a = f->w[0][0].ts + span * k / 200, b = f->w[0][0].ts + span * (k + 1) / 200;
+		uint64_t lb = want_lower_bound(f->w[0], NR_EVENTS, a);
+
+		bad += ns_events_any_in(&f->ev[0], NR_EVENTS, a, b) !=
+		       (lb < NR_EVENTS && f->w[0][lb].ts < b);
+	}
+	CHECK(!bad && pool->loads == loads, "200 wide columns over evicted chunks: right (%llu "
+	      "wrong) and no chunk read again (%llu loads)", (unsigned long long)bad,
+	      (unsigned long long)(pool->loads - loads));
+	ns_events_free(&f->ev[0]);
+
+	/* timestamps that go back: what the chunks' lower bound says */
+	make_events(f->w[0], 99);
+	ret = ns_events_init(&f->ev[0], NR_EVENTS);
+	ns_events_set_pool(&f->ev[0], pool, 0);
+	for (i = 0; i < NR_EVENTS && !ret; i++) {
+		ret = ns_events_append(&f->ev[0], i, f->w[0][i].ts, f->w[0][i].pid, f->w[0][i].type);
+		atomic_store(&f->published[0], i + 1);
+	}
+	ns_events_done(&f->ev[0]);
+	bad = 0;
+	for (k = 0; k < 3000 && !ret; k++) {
+		uint64_t a = f->w[0][rng(&seed) % NR_EVENTS].ts - rng(&seed) % 100;
+		uint64_t b = a + 1 + rng(&seed) % 100000, lo, hi;
+		uint64_t lb = ns_events_lower_bound(&f->ev[0], NR_EVENTS, a);
+
+		bad += ns_events_any_in(&f->ev[0], NR_EVENTS, a, b) !=
+		       (lb < NR_EVENTS && ns_ev_ts(&f->ev[0], lb) < b);
+		ns_events_lower_bound_range(&f->ev[0], NR_EVENTS, a, &lo, &hi);
+		bad += lo != lb || hi != lb;
+	}
+	CHECK(!ret && atomic_load(&f->ev[0].unsorted) && !bad,
+	      "where timestamps go back, the chunks' answer (%llu wrong)", (unsigned long long)bad);
+	ns_events_free(&f->ev[0]);
+	ns_evpool_free(pool);
+	free(f->w[0]);
+	free(f);
+}
+
 /* A real trace under --index-memory 8M against the whole index. */
 static void trace_checks(const char *path)
 {
@@ -272,6 +404,17 @@ static void trace_checks(const char *path)
 		}
 		bad += ns_trace_cpu_lower_bound(a, cpu, t) != lo ||
 		       ns_trace_cpu_lower_bound(b, cpu, t) != lo;
+		/* the graph's question, by the groups, for a window of any width from t */
+		{
+			uint64_t w = 1 + ((uint64_t)rng(&seed) << 12 >> (rng(&seed) % 44)), glo, ghi;
+			bool any = lo < ns_trace_cpu_nr_events(a, cpu) &&
+				   ns_trace_ev_ts(a, cpu, lo) < t + w;
+
+			bad += ns_trace_cpu_any_event(a, cpu, t, t + w) != any ||
+			       ns_trace_cpu_any_event(b, cpu, t, t + w) != any;
+			ns_trace_cpu_lower_bound_range(b, cpu, t, &glo, &ghi);
+			bad += glo > lo || ghi < lo;
+		}
 		/* and at random, where each read may need a chunk read again */
 		if (ns_trace_cpu_nr_events(a, cpu)) {
 			uint64_t i = rng(&seed) % ns_trace_cpu_nr_events(a, cpu);
@@ -282,8 +425,8 @@ static void trace_checks(const char *path)
 		}
 	}
 	CHECK(!bad && b->evpool->loads > loads,
-	      "searches by time and random reads under 8M equal the whole index's and a plain "
-	      "binary search's (%llu wrong)",
+	      "searches by time, windows' events by the groups and random reads under 8M equal "
+	      "the whole index's and a plain binary search's (%llu wrong)",
 	      (unsigned long long)bad);
 out:
 	ns_trace_close(a);
@@ -296,6 +439,7 @@ int main(void)
 	char path[8192];
 
 	pool_checks();
+	group_checks();
 	snprintf(path, sizeof(path), "%s/traces/big.dat", shared ? shared : "../shared");
 	if (shared && access(path, R_OK) == 0)
 		trace_checks(path);
