@@ -37,10 +37,12 @@ override CFLAGS += -pthread -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GN
 	-Iinclude $(DEP_CFLAGS) -MMD -MP
 LDLIBS += $(DEP_LIBS) -lm -pthread
 # src/trace/clock.c, kallsyms.c and cmdlines.c stand in for a function of
-# libtracecmd's and two of libtraceevent's: export them
+# libtracecmd's and two of libtraceevent's: export them (and test_pages.c
+# counts the calls of a third)
 override LDFLAGS += -Wl,--export-dynamic-symbol=tracecmd_parse_trace_clock \
 	-Wl,--export-dynamic-symbol=tep_parse_kallsyms \
-	-Wl,--export-dynamic-symbol=tep_parse_saved_cmdlines
+	-Wl,--export-dynamic-symbol=tep_parse_saved_cmdlines \
+	-Wl,--export-dynamic-symbol=tep_plugin_add_options
 
 LIB_SRCS := $(wildcard src/trace/*.c src/model/*.c src/session/*.c src/tui/*.c src/record/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

@@ -81,8 +81,7 @@ static int worker_open(struct worker *w)
 			return -EIO;
 		w->handle = w->trace->handle;
 	} else {
-		if (w->handle)
-			tracecmd_close(w->handle);
+		ns_trace_handle_close(w->handle);
 		w->handle = NULL;
 		if (ns_trace_reopen_handle(w->trace->path, &w->handle))
 			return -EIO;
@@ -395,8 +394,8 @@ static void *worker_main(void *arg)
 		return NULL;
 	if (w->borrowed)
 		w->trace->bytes_read = w->bytes_read;
-	else if (w->handle)
-		tracecmd_close(w->handle);
+	else
+		ns_trace_handle_close(w->handle);
 	return NULL;
 }
 

@@ -30,6 +30,7 @@
  * every test goes through the same code.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -511,6 +512,38 @@ static bool clock_in_usecs(struct tracecmd_input *handle)
  * Open the file through libtracecmd and make its tep know what the index
  * knows: sched fields, and the task names report learns while printing.
  */
+/*
+ * libtracecmd's opens and closes, one at a time in the process. Opening a
+ * handle registers the ftrace options in libtraceevent's one list for the
+ * process (tep_plugin_add_options()), loading and unloading plugins edits
+ * that list again, and the function plugin's unloader frees the stacks all
+ * handles share. The indexing threads open their own handles, one file's
+ * export thread may recycle its handle while another's reads: these run
+ * one after the other under this lock. guard_child() takes no lock: it is
+ * alone in its process.
+ */
+static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ns_trace_handles_lock(void)
+{
+	pthread_mutex_lock(&handles_lock);
+}
+
+void ns_trace_handles_unlock(void)
+{
+	pthread_mutex_unlock(&handles_lock);
+}
+
+/* tracecmd_close() under the lock above. */
+void ns_trace_handle_close(struct tracecmd_input *handle)
+{
+	if (!handle)
+		return;
+	pthread_mutex_lock(&handles_lock);
+	tracecmd_close(handle);
+	pthread_mutex_unlock(&handles_lock);
+}
+
 static int open_handle(const char *path, bool mute, struct tracecmd_input **out_handle)
 {
 	struct tracecmd_input *handle;
@@ -526,10 +559,12 @@ static int open_handle(const char *path, bool mute, struct tracecmd_input **out_
 			close(null_fd);
 		}
 	}
+	pthread_mutex_lock(&handles_lock);
 	handle = tracecmd_open_head(path, 0);
 	if (handle)
 		ns_trace_kallsyms_attach(tracecmd_get_tep(handle));
 	ret = handle ? tracecmd_init_data(handle) : -1;
+	pthread_mutex_unlock(&handles_lock);
 	if (out >= 0) {
 		fflush(stdout);
 		dup2(out, STDOUT_FILENO);
@@ -602,7 +637,7 @@ int ns_trace_recycle(struct ns_trace *trace)
 	    st.st_mtim.tv_nsec != trace->file_mtime.tv_nsec)
 		return -ESTALE;
 	ns_trace_close_buffer_handles(trace);
-	tracecmd_close(trace->handle);
+	ns_trace_handle_close(trace->handle);
 	trace->handle = NULL;
 	return attach(trace, true);
 }
@@ -773,8 +808,11 @@ static struct ns_trace *open_start(const char *path, const struct ns_trace_open_
 	 * what all handles share.
 	 */
 	trace->plugins_tep = trace->opts.trusted ? NULL : tep_alloc();
-	if (trace->plugins_tep)
+	if (trace->plugins_tep) {
+		pthread_mutex_lock(&handles_lock);
 		trace->plugins = tep_load_plugins(trace->plugins_tep);
+		pthread_mutex_unlock(&handles_lock);
+	}
 	return trace;
 nomem:
 	ns_set_nomem(err, err_len);
@@ -1000,10 +1038,11 @@ void ns_trace_close(struct ns_trace *trace)
 		trace->indexing = false;
 	}
 	ns_trace_close_buffer_handles(trace);
-	if (trace->handle)
-		tracecmd_close(trace->handle);
+	ns_trace_handle_close(trace->handle);
 	if (trace->plugins_tep) {
+		pthread_mutex_lock(&handles_lock);
 		tep_unload_plugins(trace->plugins, trace->plugins_tep);
+		pthread_mutex_unlock(&handles_lock);
 		tep_free(trace->plugins_tep);
 	}
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {

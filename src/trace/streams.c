@@ -230,7 +230,9 @@ struct tracecmd_input *ns_trace_buffer_handle(struct ns_trace *trace, int cpu)
 		const char *in = tracecmd_buffer_instance_name(trace->handle, i);
 
 		if (in && !strcmp(in, name)) {
+			ns_trace_handles_lock();
 			trace->buf_handles[b] = tracecmd_buffer_instance_handle(trace->handle, i);
+			ns_trace_handles_unlock();
 			break;
 		}
 	}
@@ -244,8 +246,7 @@ void ns_trace_close_buffer_handles(struct ns_trace *trace)
 	if (!trace->buf_handles)
 		return;
 	for (b = 0; b < ns_trace_nr_streams(trace); b++)
-		if (trace->buf_handles[b])
-			tracecmd_close(trace->buf_handles[b]);
+		ns_trace_handle_close(trace->buf_handles[b]);
 	free(trace->buf_handles);
 	trace->buf_handles = NULL;
 }

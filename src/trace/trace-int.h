@@ -599,6 +599,9 @@ int ns_trace_open_headers(const char *const *paths, const struct ns_trace_open_o
 			  struct ns_trace **out, int *failed, char *err, size_t err_len);
 int ns_trace_start_index(struct ns_trace *trace, char *err, size_t err_len);
 int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle);
+void ns_trace_handles_lock(void);
+void ns_trace_handles_unlock(void);
+void ns_trace_handle_close(struct tracecmd_input *handle);
 int ns_trace_recycle(struct ns_trace *trace);
 int ns_trace_read_failed(struct ns_trace *trace, int err);
 void ns_trace_count_page(struct ns_trace *trace, struct ns_cpu *c, uint64_t page);

@@ -10,10 +10,12 @@
  * without ../shared); damaged pages may give an error, never a crash or a
  * hang; and what is no trace, or a cut one, is refused with a reason.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -21,6 +23,7 @@
 #include <zlib.h>
 #include <zstd.h>
 #include "../../src/trace/pages.h"
+#include "nurseshark/trace.h"
 #include "traces.h"
 
 /* Exported by libtracecmd, missing from its header. */
@@ -650,6 +653,134 @@ static int fast_only(const char *path, const char *tep_path, struct cmp *c, char
 }
 
 /* Files rewritten from the sample, for what no recorded trace has. */
+/*
+ * libtraceevent's one list of plugin options for the process, which every
+ * libtracecmd open and plugin (un)load edits, unlocked: this definition,
+ * exported from the test (the Makefile's --export-dynamic-symbol), is the
+ * one libtracecmd calls. It counts the calls in flight at once. Each of the
+ * first PARTNER_WAITS calls waits (up to a second) for a second call to come
+ * in beside it: without the lock, the other index worker's next reopen does,
+ * so an overlap that can happen does happen; with it, the other worker is
+ * held at the lock and the wait runs out.
+ */
+#define PARTNER_WAITS 4
+static atomic_int options_in, options_most, options_calls, options_waits;
+static pthread_mutex_t options_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t options_cv = PTHREAD_COND_INITIALIZER;
+
+int tep_plugin_add_options(const char *name, struct tep_plugin_option *options)
+{
+	static int (*real)(const char *, struct tep_plugin_option *);
+	int in, most, ret;
+
+	pthread_mutex_lock(&options_mu);
+	in = atomic_fetch_add(&options_in, 1) + 1;
+	most = atomic_load(&options_most);
+	if (in > most)
+		atomic_store(&options_most, in);
+	atomic_fetch_add(&options_calls, 1);
+	pthread_cond_broadcast(&options_cv);
+	if (in == 1 && atomic_fetch_add(&options_waits, 1) < PARTNER_WAITS) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 1;
+		while (atomic_load(&options_in) < 2 &&
+		       !pthread_cond_timedwait(&options_cv, &options_mu, &until))
+			;
+	}
+	pthread_mutex_unlock(&options_mu);
+	if (!real)
+		real = (int (*)(const char *, struct tep_plugin_option *))
+			dlsym(RTLD_NEXT, "tep_plugin_add_options");
+	ret = real ? real(name, options) : -1;
+	atomic_fetch_sub(&options_in, 1);
+	return ret;
+}
+
+/* A TIME_SHIFT option (host-guest sync), which the page reader refuses. */
+static void put_time_shift(struct buf *opt)
+{
+	unsigned char ts[16 + 4 + 24] = { 0 };
+	uint32_t cpus = 1, count = 1;
+	uint64_t offset = 1000;
+
+	memcpy(ts + 12, &cpus, 4);
+	memcpy(ts + 16, &count, 4);
+	memcpy(ts + 28, &offset, 8);
+	put_option(opt, 12, ts, sizeof(ts));
+}
+
+/*
+ * A big compressed file the page reader refuses (big.dat in zstd chunks,
+ * with a TIME_SHIFT option) is indexed through libtracecmd by a thread per
+ * CPU, each opening its handle again every few tens of MB read: those
+ * opens must never overlap (src/trace/open.c, handles_lock).
+ */
+static void check_opens_apart(const char *dir)
+{
+	const char *shared = check_shared();
+	char big[4096], none[4096], zstd[4096], shift[4096], cmd[16384], err[256] = "";
+	struct buf in = { 0 }, b = { 0 }, opt = { 0 };
+	struct ns_trace *t;
+	struct v7 v;
+	int calls;
+
+	if (!shared) {
+		SKIP("libtracecmd's opens one at a time: no ../shared/traces/big.dat");
+		return;
+	}
+	snprintf(big, sizeof(big), "%s/traces/big.dat", shared);
+	snprintf(none, sizeof(none), "%s/big-none.dat", dir);
+	snprintf(zstd, sizeof(zstd), "%s/big-zstd.dat", dir);
+	snprintf(shift, sizeof(shift), "%s/big-shift.dat", dir);
+	snprintf(cmd, sizeof(cmd), "trace-cmd convert -i '%s' -o '%s' --compression none "
+		 ">/dev/null 2>&1", big, none);
+	if (system(cmd) || slurp_buf(none, &in) || parse_v7(&in, &v) ||
+	    rechunk(&in, "zstd", zstd)) {
+		FAIL("big.dat rewritten in zstd chunks");
+		free(in.d);
+		return;
+	}
+	free(in.d);
+	in.d = NULL;
+	unlink(none);
+	if (slurp_buf(zstd, &in) || parse_v7(&in, &v)) {
+		FAIL("read %s", zstd);
+		free(in.d);
+		return;
+	}
+	put(&b, in.d, in.len);
+	free(in.d);
+	unlink(zstd);
+	put_time_shift(&opt);
+	append_options(&b, &v, &opt);
+	free(opt.d);
+	if (write_buf(shift, &b)) {
+		FAIL("write %s", shift);
+		free(b.d);
+		return;
+	}
+	free(b.d);
+	atomic_store(&options_most, 0);
+	atomic_store(&options_waits, 0);
+	calls = atomic_load(&options_calls);
+	t = ns_trace_open(shift, err, sizeof(err));
+	if (!t) {
+		FAIL("open big.dat with a TIME_SHIFT option: %s", err);
+		return;
+	}
+	CHECK(ns_trace_nr_events(t) > 1000000, "big.dat with a TIME_SHIFT option: %llu events",
+	      (unsigned long long)ns_trace_nr_events(t));
+	ns_trace_close(t);
+	unlink(shift);
+	calls = atomic_load(&options_calls) - calls;
+	CHECK(calls >= 8 && atomic_load(&options_most) == 1,
+	      "big.dat indexed through libtracecmd: its opens one at a time "
+	      "(%d calls to tep_plugin_add_options, at most %d at once)",
+	      calls, atomic_load(&options_most));
+}
+
 static void check_rewritten(const char *dir, const char *sample)
 {
 	char none[4096], path[4096], cmd[16384], err[256] = "";
@@ -726,16 +857,7 @@ static void check_rewritten(const char *dir, const char *sample)
 	b.len = 0;
 	opt.len = 0;
 	put(&b, in.d, in.len);
-	{
-		unsigned char ts[16 + 4 + 24] = { 0 };
-		uint32_t cpus = 1, count = 1;
-		uint64_t offset = 1000;
-
-		memcpy(ts + 12, &cpus, 4);
-		memcpy(ts + 16, &count, 4);
-		memcpy(ts + 28, &offset, 8);
-		put_option(&opt, 12, ts, sizeof(ts));
-	}
+	put_time_shift(&opt);
 	append_options(&b, &v, &opt);
 	snprintf(path, sizeof(path), "%s/time-shift.dat", dir);
 	h = write_buf(path, &b) ? NULL : open_tc(path);
@@ -981,6 +1103,7 @@ int main(void)
 	check_rewritten(dir, sample);
 	check_refused(dir, sample);
 	check_damaged(dir, sample);
+	check_opens_apart(dir);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path))
 		printf("  could not remove %s\n", dir);
