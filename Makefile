@@ -82,7 +82,13 @@ $(BUILD)/fuzz/fuzz: tests/fuzz/fuzz.c
 	$(call msg,LINK,$@)
 	$(Q)$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -o $@ $<
 
-tests: all $(UNIT_BINS) $(BUILD)/fuzz/fuzz
+# A trace's pages re-packed into bigger ones (tests/fuzz.sh).
+$(BUILD)/fuzz/repage: tests/fuzz/repage.c
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -O2 -g -Wall -Wextra -D_GNU_SOURCE -o $@ $<
+
+tests: all $(UNIT_BINS) $(BUILD)/fuzz/fuzz $(BUILD)/fuzz/repage
 
 deps:
 	$(Q)contrib/install-deps.sh
