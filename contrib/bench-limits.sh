@@ -16,6 +16,11 @@
 # run; else its last lines (the reason it gave) are shown. A limited run that
 # exits 0 with fewer events has shown a short trace: that is a failure too.
 #
+# The free run must exit 0 and count at least BENCH_HUGE_MIN events (default
+# 50 million): a file that shows fewer (a recording that failed, a trace cut
+# short) measures nothing, so then every run is NOT MET and the limited runs
+# are not made.
+#
 # Without TRACE: $BENCH_HUGE, default /tmp/huge100.dat, a trace of about 100
 # million events (how to record one: README.md, "Benchmarks"); where it is
 # missing the case is skipped with the reason. Needs root for the cgroup.
@@ -26,6 +31,7 @@ bin=${NS_BIN:-$top/build/nurseshark}
 trace=${1:-${BENCH_HUGE:-/tmp/huge100.dat}}
 cg_mb=${BENCH_CGROUP_MB:-512}
 ul_mb=${BENCH_ULIMIT_MB:-1024}
+min_events=${BENCH_HUGE_MIN:-50000000}
 out=${BENCH_OUT:-/tmp/nurseshark-bench}/limits
 mkdir -p "$out" || exit 1
 
@@ -115,6 +121,15 @@ report() {
 	[ "$verdict" = met ] || sed -n '$p' "$out/$name.err" | sed 's/^/           said: /'
 }
 peak_of() { awk -v k=peak_rss_kib '$1 == k { printf "%.1f", $2 / 1024; exit }' "$out/$1.out"; }
+free_rc=$(cat "$out/free.rc")
+if [ "$free_rc" != 0 ] || [ -z "$free_events" ] || [ "$free_events" -lt "$min_events" ]; then
+	printf '  %-8s %-34s events=%s wall_s=%s peak_mib=%s  %s\n' free "no limit" \
+		"${free_events:-n/a}" "$(cat "$out/free.wall")" "$(peak_of free)" \
+		"NOT MET: exit $free_rc, ${free_events:-no} events (BENCH_HUGE_MIN is $min_events)"
+	sed -n '$p' "$out/free.err" | sed 's/^/           said: /'
+	echo "  cgroup, ulimit: not measured (the free run did not open a big enough trace)"
+	exit 1
+fi
 report free "no limit" "$(peak_of free)"
 if [ "$(id -u)" = 0 ] && make_cgroup; then
 	run cgroup in_cgroup
