@@ -116,17 +116,19 @@ report() {
 		verdict="NOT MET: exit $rc"
 		status=1
 	fi
-	printf '  %-8s %-34s events=%s wall_s=%s peak_mib=%s  %s\n' "$name" "$what" "${ev:-n/a}" \
-		"$(cat "$out/$name.wall")" "$peak" "$verdict"
-	[ "$verdict" = met ] || sed -n '$p' "$out/$name.err" | sed 's/^/           said: /'
+	line "$name" "$what" "$ev" "$peak" "$verdict"
+}
+# line NAME WHAT EVENTS PEAK VERDICT: a run's line, and the reason it gave when not met.
+line() {
+	printf '  %-8s %-34s events=%s wall_s=%s peak_mib=%s  %s\n' "$1" "$2" "${3:-n/a}" \
+		"$(cat "$out/$1.wall")" "$4" "$5"
+	[ "$5" = met ] || sed -n '$p' "$out/$1.err" | sed 's/^/           said: /'
 }
 peak_of() { awk -v k=peak_rss_kib '$1 == k { printf "%.1f", $2 / 1024; exit }' "$out/$1.out"; }
 free_rc=$(cat "$out/free.rc")
 if [ "$free_rc" != 0 ] || [ -z "$free_events" ] || [ "$free_events" -lt "$min_events" ]; then
-	printf '  %-8s %-34s events=%s wall_s=%s peak_mib=%s  %s\n' free "no limit" \
-		"${free_events:-n/a}" "$(cat "$out/free.wall")" "$(peak_of free)" \
+	line free "no limit" "$free_events" "$(peak_of free)" \
 		"NOT MET: exit $free_rc, ${free_events:-no} events (BENCH_HUGE_MIN is $min_events)"
-	sed -n '$p' "$out/free.err" | sed 's/^/           said: /'
 	echo "  cgroup, ulimit: not measured (the free run did not open a big enough trace)"
 	exit 1
 fi

@@ -509,10 +509,6 @@ static bool clock_in_usecs(struct tracecmd_input *handle)
 }
 
 /*
- * Open the file through libtracecmd and make its tep know what the index
- * knows: sched fields, and the task names report learns while printing.
- */
-/*
  * libtracecmd's opens and closes, one at a time in the process. Opening a
  * handle registers the ftrace options in libtraceevent's one list for the
  * process (tep_plugin_add_options()), loading and unloading plugins edits
@@ -539,11 +535,15 @@ void ns_trace_handle_close(struct tracecmd_input *handle)
 {
 	if (!handle)
 		return;
-	pthread_mutex_lock(&handles_lock);
+	ns_trace_handles_lock();
 	tracecmd_close(handle);
-	pthread_mutex_unlock(&handles_lock);
+	ns_trace_handles_unlock();
 }
 
+/*
+ * Open the file through libtracecmd and make its tep know what the index
+ * knows: sched fields, and the task names report learns while printing.
+ */
 static int open_handle(const char *path, bool mute, struct tracecmd_input **out_handle)
 {
 	struct tracecmd_input *handle;
@@ -559,12 +559,12 @@ static int open_handle(const char *path, bool mute, struct tracecmd_input **out_
 			close(null_fd);
 		}
 	}
-	pthread_mutex_lock(&handles_lock);
+	ns_trace_handles_lock();
 	handle = tracecmd_open_head(path, 0);
 	if (handle)
 		ns_trace_kallsyms_attach(tracecmd_get_tep(handle));
 	ret = handle ? tracecmd_init_data(handle) : -1;
-	pthread_mutex_unlock(&handles_lock);
+	ns_trace_handles_unlock();
 	if (out >= 0) {
 		fflush(stdout);
 		dup2(out, STDOUT_FILENO);
@@ -809,9 +809,9 @@ static struct ns_trace *open_start(const char *path, const struct ns_trace_open_
 	 */
 	trace->plugins_tep = trace->opts.trusted ? NULL : tep_alloc();
 	if (trace->plugins_tep) {
-		pthread_mutex_lock(&handles_lock);
+		ns_trace_handles_lock();
 		trace->plugins = tep_load_plugins(trace->plugins_tep);
-		pthread_mutex_unlock(&handles_lock);
+		ns_trace_handles_unlock();
 	}
 	return trace;
 nomem:
@@ -1040,9 +1040,9 @@ void ns_trace_close(struct ns_trace *trace)
 	ns_trace_close_buffer_handles(trace);
 	ns_trace_handle_close(trace->handle);
 	if (trace->plugins_tep) {
-		pthread_mutex_lock(&handles_lock);
+		ns_trace_handles_lock();
 		tep_unload_plugins(trace->plugins, trace->plugins_tep);
-		pthread_mutex_unlock(&handles_lock);
+		ns_trace_handles_unlock();
 		tep_free(trace->plugins_tep);
 	}
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {
