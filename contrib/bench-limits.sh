@@ -118,11 +118,19 @@ report() {
 	fi
 	line "$name" "$what" "$ev" "$peak" "$verdict"
 }
-# line NAME WHAT EVENTS PEAK VERDICT: a run's line, and the reason it gave when not met.
+# line NAME WHAT EVENTS PEAK VERDICT: a run's line, and the reason it gave when not met;
+# then what the task timelines took, or why they were not built.
 line() {
+	local tl
 	printf '  %-8s %-34s events=%s wall_s=%s peak_mib=%s  %s\n' "$1" "$2" "${3:-n/a}" \
 		"$(cat "$out/$1.wall")" "$4" "$5"
 	[ "$5" = met ] || sed -n '$p' "$out/$1.err" | sed 's/^/           said: /'
+	tl=$(field sched_timelines_bytes "$out/$1.out")
+	if [ -n "$tl" ]; then
+		echo "           task timelines: $((tl >> 20)) MiB in $(field sched_timelines_ms "$out/$1.out") ms"
+	elif grep -q '^sched_timelines_error ' "$out/$1.out"; then
+		sed -n 's/^sched_timelines_error /           task timelines not built: /p' "$out/$1.out"
+	fi
 }
 peak_of() { awk -v k=peak_rss_kib '$1 == k { printf "%.1f", $2 / 1024; exit }' "$out/$1.out"; }
 free_rc=$(cat "$out/free.rc")

@@ -380,6 +380,25 @@ static int print_stats(const char *const *paths, const struct ns_trace_open_opts
 		}
 	}
 	if (!ret) {
+		/*
+		 * the task timelines, as the marker bar builds them; past their
+		 * share of memory they are not built, which is said, not fatal
+		 */
+		char why[256] = "";
+		double t0 = now_ms(CLOCK_MONOTONIC);
+		struct ns_sched *s = ns_sched_build(trace, NULL, why, sizeof(why));
+
+		if (s) {
+			printf("sched_timelines_ms %.0f\n", now_ms(CLOCK_MONOTONIC) - t0);
+			printf("sched_timelines_bytes %llu\n",
+			       (unsigned long long)ns_sched_bytes(s));
+		} else {
+			printf("sched_timelines_error %s\n", why);
+		}
+		ns_sched_free(s);
+		fflush(stdout);
+	}
+	if (!ret) {
 		/* the statistics overlay over the whole trace, as S builds it */
 		struct ns_sched_stats *sst = NULL;
 		double t0 = now_ms(CLOCK_MONOTONIC);

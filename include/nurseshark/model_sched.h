@@ -128,7 +128,10 @@ struct ns_sched_stats {
  */
 int ns_sched_stats_build(struct ns_trace *trace, const struct ns_filter_set *fs, uint64_t t0,
 			 uint64_t t1, struct ns_sched_stats **out, char *err, size_t err_len);
-/* The same in pieces of @piece_events events (0: as ns_sched_stats_build() cuts them). */
+/*
+ * The same in pieces of @piece_events events and windows of 7 pieces (0:
+ * as ns_sched_stats_build() cuts them).
+ */
 int ns_sched_stats_build_pieces(struct ns_trace *trace, const struct ns_filter_set *fs,
 				uint64_t t0, uint64_t t1, uint64_t piece_events,
 				struct ns_sched_stats **out, char *err, size_t err_len);
@@ -140,10 +143,31 @@ const struct ns_sched_task *ns_sched_stats_task(const struct ns_sched_stats *st,
 
 struct ns_sched;
 
+/*
+ * The memory the scheduling analyses may take beside the index: as much
+ * as the index's budget by default (ns_trace_default_index_memory(), a
+ * quarter of the least of the cgroup's limit, ulimit -v and the memory
+ * available; UINT64_MAX: none known). The events are read in windows of
+ * time of a 256th of it (at least 256K events, at most 4M); the timelines
+ * (20 bytes a state change, 36 a wakeup paired with a run) stop at it
+ * with "the task timelines need more than N MB, a quarter of LIMIT".
+ */
+uint64_t ns_sched_memory_budget(void);
+
 /* Every task's timeline over the whole trace (same filters as above). */
 struct ns_sched *ns_sched_build(struct ns_trace *trace, const struct ns_filter_set *fs,
 				char *err, size_t err_len);
+/*
+ * The same in pieces of @piece_events events and windows of 7 pieces (0:
+ * as ns_sched_build() cuts them), the timelines held to @cap bytes (0:
+ * ns_sched_memory_budget()). For the tests.
+ */
+struct ns_sched *ns_sched_build_pieces(struct ns_trace *trace, const struct ns_filter_set *fs,
+				       uint64_t piece_events, uint64_t cap, char *err,
+				       size_t err_len);
 void ns_sched_free(struct ns_sched *s);
+/* The bytes its timelines hold (what the budget counts). */
+uint64_t ns_sched_bytes(const struct ns_sched *s);
 
 /* An event, or none (cpu -1). */
 struct ns_sched_ref {

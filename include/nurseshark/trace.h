@@ -497,6 +497,13 @@ int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, 
  * other thread running (no indexing, no filter pass).
  */
 void ns_trace_forked(struct ns_trace *trace);
+/*
+ * In the parent, while a child of fork() that reads the trace lives (@on
+ * true after the fork, false once it is reaped): the index then loads
+ * chunks only into buffers of its own, as the child does, so that neither
+ * copies the pages they share (src/trace/events.c, ns_evpool_share()).
+ */
+void ns_trace_share_pages(struct ns_trace *trace, bool on);
 
 /*
  * fork(), refused (-1, errno EBUSY) while the process has another thread;

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Scheduling analysis (model_sched.h has the definitions): the scheduler
- * events before the end of the range are read back from the file, in
- * pieces of the CPUs' events balanced by count, each by the thread that
- * takes it (trace_sched.h), into per-CPU arrays; these are
+ * events before the end of the range are read back from the file a window
+ * of time at a time (window_events(): its events are held at once), each
+ * window in pieces of the CPUs' events balanced by count, each piece by
+ * the thread that takes it (trace_sched.h), into per-CPU arrays; these are
  * then merged in the order `trace-cmd report` prints them (time, then the
  * lower CPU) and fed through one state machine per task, which sums the
  * time each task spends in each state inside [t0, t1), pairs wakeups with
  * switch-ins as report -w does, and, for the timelines, keeps each task's
- * state changes. Nothing is added to the index: the arrays live as long as
- * one build.
+ * state changes (within ns_sched_memory_budget()). The machine carries on
+ * from one window into the next, and a window ends at a time, so that the
+ * result is that of one pass (tests/unit/test_sched.c cuts windows of a
+ * few thousand events to check it). Nothing is added to the index.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -154,10 +157,12 @@ static int visible_without_tasks(struct ns_trace *trace, const struct ns_filter_
 /* ---- phase 1: each CPU's scheduler events, read in parallel -------------- */
 
 struct cpu_events {
-	struct ns_sched_event *ev;
+	struct ns_sched_event *ev;	/* the window's scheduler events */
 	size_t nr, cap;
 	uint64_t hi;			/* events of the CPU before t1 */
 	uint64_t lo;			/* ... and before t0 */
+	uint64_t win_lo, win_hi;	/* the window's events of the CPU */
+	int carry;			/* who runs at the window's start, -1: none yet */
 	bool kept;			/* the CPU filter keeps it */
 };
 
@@ -203,6 +208,11 @@ struct collect {
 /* pieces per thread, and the least events in one */
 #define SCHED_CHUNKS_PER_THREAD 4
 #define SCHED_CHUNK_MIN (1u << 17)
+/* the events of a window read at once: at least and at most (window_events()) */
+#define SCHED_WINDOW_MIN (1u << 18)
+#define SCHED_WINDOW_MAX (1u << 22)
+/* pieces of a window where the pieces' size is asked for */
+#define SCHED_WINDOW_PIECES 7
 
 /* One piece's pass: its scheduler events, its type counts, who runs on it. */
 struct collect_cpu {
@@ -320,8 +330,8 @@ static void *collect_main(void *arg)
 }
 
 /*
- * The kept CPUs' events before t1, cut in pieces of about @per events
- * (the last of a CPU takes what is left). Returns how many, or -ENOMEM.
+ * The kept CPUs' events of the window, cut in pieces of about @per events
+ * (the last of a CPU takes what is left). Returns 0, or -ENOMEM.
  */
 static int make_chunks(struct collect *c, uint64_t per)
 {
@@ -329,7 +339,7 @@ static int make_chunks(struct collect *c, uint64_t per)
 	int cpu, n = 0;
 
 	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
-		uint64_t lo = 0, hi = c->cpus[cpu].hi;
+		uint64_t lo = c->cpus[cpu].win_lo, hi = c->cpus[cpu].win_hi;
 
 		if (!c->cpus[cpu].kept || !hi)
 			continue;
@@ -353,7 +363,8 @@ static int make_chunks(struct collect *c, uint64_t per)
 /*
  * Each CPU's pieces end to end into c->cpus[cpu].ev, in the CPU's order,
  * with the implicit switch-in at a piece's start where the task before it
- * differs (what one pass over the CPU would have made).
+ * differs (what one pass over the CPU would have made); the window before
+ * says who runs at the first piece's start (carry).
  */
 static int merge_chunks(struct collect *c)
 {
@@ -361,7 +372,7 @@ static int merge_chunks(struct collect *c)
 
 	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
 		struct cpu_events *ce = &c->cpus[cpu];
-		int first = k, cur = -1, j;
+		int first = k, cur = ce->carry, j;
 		size_t total = 0;
 
 		for (j = k; j < c->nr_chunks && c->chunks[j].cpu == cpu; j++)
@@ -391,11 +402,12 @@ static int merge_chunks(struct collect *c)
 			free(ch->out.ev);
 			ch->out.ev = NULL;
 		}
+		ce->carry = cur;
 	}
 	return 0;
 }
 
-/* Fill c->cpus (and c->type_counts: the sum over the threads). */
+/* Fill c->cpus with the window's events (and add to c->type_counts). */
 static int collect_all(struct collect *c)
 {
 	struct collect_thread th[SCHED_MAX_THREADS];
@@ -405,7 +417,7 @@ static int collect_all(struct collect *c)
 
 	for (i = 0; i < c->nr_cpus; i++)
 		if (c->cpus[i].kept)
-			total += c->cpus[i].hi;
+			total += c->cpus[i].win_hi - c->cpus[i].win_lo;
 	if (ns_trace_can_make_readers(c->trace)) {
 		n = online > 0 && online < SCHED_MAX_THREADS ? (int)online : SCHED_MAX_THREADS;
 		if (n < 1)
@@ -456,21 +468,73 @@ static int collect_all(struct collect *c)
 
 /* ---- phase 2: the merged order and the state machine ---------------------- */
 
+/*
+ * An event in 8 bytes: its index in its CPU's events (40 bits) and the
+ * CPU (slot, 15 bits: NS_REF_NONE for none); the bits above are the seg's.
+ */
+#define SCHED_IDX_BITS 40
+#define SCHED_CPU_BITS 15
+#define SCHED_REF_BITS (SCHED_IDX_BITS + SCHED_CPU_BITS)
+#define SCHED_CPU_NONE ((1u << SCHED_CPU_BITS) - 1)
+
+/*
+ * A state change of a task's timeline: 20 bytes, the timelines' bulk. A
+ * RUNNING seg runs on the CPU of its event (a switch-in, or the first
+ * event seen running).
+ */
 struct seg {
 	uint64_t start_ns;
-	uint64_t ev_idx;
-	int32_t ev_cpu;		/* the event that began it, -1 none */
+	/* the event that began it (SCHED_REF_BITS), then its state (4 bits), switch_out, implicit */
+	uint64_t ev;
 	int32_t lat;		/* RUNNING: its wakeup in the task's lats, -1 none */
-	int16_t cpu;		/* RUNNING: the CPU */
-	uint8_t state;
-	uint8_t switch_out;	/* began with the task's sched_switch out */
-	uint8_t implicit;	/* a run no sched_switch began (see collect_one()) */
-};
+} __attribute__((packed, aligned(4)));
 
+#define SEG_STATE_SHIFT SCHED_REF_BITS
+#define SEG_SWITCH_OUT (1ull << (SCHED_REF_BITS + 4))	/* began with the task's switch-out */
+#define SEG_IMPLICIT (1ull << (SCHED_REF_BITS + 5))	/* a run no sched_switch began */
+
+/* An event and its time. */
+struct pref {
+	uint64_t ts_ns;
+	uint64_t ev;		/* SCHED_REF_BITS */
+} __attribute__((packed, aligned(4)));
+
+/* The wakeup a run pairs with: 36 bytes. */
 struct lat {
-	struct ns_sched_ref wakeup, waking;
-	int waker;
-};
+	struct pref wakeup, waking;
+	int32_t waker;
+} __attribute__((packed, aligned(4)));
+
+/* the CPUs (slots) and event indexes the timelines can keep */
+static bool ref_fits(int cpu, uint64_t idx)
+{
+	return cpu >= -1 && cpu < (int)SCHED_CPU_NONE && !(idx >> SCHED_IDX_BITS);
+}
+
+static uint64_t ref_bits(int cpu, uint64_t idx)
+{
+	return cpu < 0 ? (uint64_t)SCHED_CPU_NONE << SCHED_IDX_BITS :
+	       (uint64_t)cpu << SCHED_IDX_BITS | idx;
+}
+
+static struct ns_sched_ref ref_of(uint64_t ev, uint64_t ts_ns)
+{
+	unsigned int cpu = (unsigned int)(ev >> SCHED_IDX_BITS) & SCHED_CPU_NONE;
+
+	if (cpu == SCHED_CPU_NONE)
+		return (struct ns_sched_ref){ -1, 0, 0 };
+	return (struct ns_sched_ref){ (int)cpu, ev & ((1ull << SCHED_IDX_BITS) - 1), ts_ns };
+}
+
+static struct pref pack_ref(const struct ns_sched_ref *r)
+{
+	return (struct pref){ r->ts_ns, ref_bits(r->cpu, r->idx) };
+}
+
+static struct ns_sched_ref unpack_ref(const struct pref *p)
+{
+	return ref_of(p->ev, p->ts_ns);
+}
 
 /* Events lost on a CPU: between its events at lo and hi. */
 struct gap {
@@ -499,9 +563,15 @@ struct machine {
 	size_t nr_tasks, cap_tasks;
 	int32_t *slots;			/* open addressing: pid -> tasks index + 1 */
 	size_t nr_slots;
-	/* per CPU: who runs since when (pid -1: not known yet) */
+	/*
+	 * per CPU: who runs since when (pid -1: not known yet); before its
+	 * first sched_switch, its prev_pid ran from the CPU's first event
+	 * (on_switch() sets that when it comes: started)
+	 */
 	int *run_pid;
 	uint64_t *run_since;
+	bool *started;
+	struct ns_trace *trace;
 	struct ns_sched_cpu *cpus;
 	struct ns_sched_lat wakeup[2], waking;
 	/* where events were lost, by hi; min_lo[j]: the least lo of gaps j.. */
@@ -512,7 +582,21 @@ struct machine {
 	struct gap *cgaps;
 	size_t *cgap_first;
 	int nr_gap_cpus;
+	/* the timelines' segs and lats, and the most they may take (-EFBIG past it) */
+	uint64_t timeline_bytes, timeline_cap;
 };
+
+/*
+ * One more element in a timeline's array, counted in the timelines' bytes:
+ * 0, -ENOMEM, or -EFBIG past their share of memory.
+ */
+static int timeline_grow(struct machine *m, void **arr, size_t *cap, size_t need, size_t size)
+{
+	if (ns_grow(arr, cap, need, size))
+		return -ENOMEM;
+	m->timeline_bytes += size;
+	return m->timeline_bytes > m->timeline_cap ? -EFBIG : 0;
+}
 
 static size_t hash_pid(int pid, size_t n)
 {
@@ -741,20 +825,27 @@ static int gaps_load(struct machine *m, struct ns_trace *trace)
 static int enter(struct machine *m, struct task *t, int state, uint64_t ts,
 		 const struct ns_sched_event *ev, int cpu, int lat)
 {
+	int ret;
+
 	/* running time comes from the CPUs' runs, the rest from here */
 	accrue(m, t, ts);
 	t->state = state;
 	t->since = ts;
 	if (!m->timeline)
 		return 0;
-	if (NS_GROW(t->segs, t->cap_segs, t->nr_segs + 1))
-		return -ENOMEM;
+	/* a RUNNING seg runs on its event's CPU (struct seg) */
+	if (ev->cpu < 0 || !ref_fits(ev->cpu, ev->idx) ||
+	    (state == NS_TS_RUNNING && cpu != ev->cpu))
+		return -EOVERFLOW;
+	ret = timeline_grow(m, (void **)&t->segs, &t->cap_segs, t->nr_segs + 1, sizeof(*t->segs));
+	if (ret)
+		return ret;
 	t->segs[t->nr_segs++] = (struct seg){
-		.start_ns = ts, .ev_idx = ev->idx, .ev_cpu = ev->cpu, .lat = lat,
-		.cpu = (int16_t)cpu, .state = (uint8_t)state,
-		.switch_out = ev->kind == NS_SCHED_SWITCH && ev->pid == t->st.pid &&
-			      state != NS_TS_RUNNING,
-		.implicit = ev->kind == SCHED_IMPLICIT,
+		.start_ns = ts, .lat = lat,
+		.ev = ref_bits(ev->cpu, ev->idx) | (uint64_t)state << SEG_STATE_SHIFT |
+		      (ev->kind == NS_SCHED_SWITCH && ev->pid == t->st.pid &&
+		       state != NS_TS_RUNNING ? SEG_SWITCH_OUT : 0) |
+		      (ev->kind == SCHED_IMPLICIT ? SEG_IMPLICIT : 0),
 	};
 	return 0;
 }
@@ -770,6 +861,11 @@ static int on_switch(struct machine *m, const struct ns_sched_event *ev)
 	if (in_range(m, ev->ts_ns))
 		c->switches++;
 	/* the CPU's run that ends here; before its first switch, prev ran */
+	if (!m->started[cpu]) {
+		m->started[cpu] = true;
+		m->run_pid[cpu] = ev->pid;
+		m->run_since[cpu] = ns_trace_ev_ts(m->trace, cpu, 0);
+	}
 	if (m->run_pid[cpu] >= 0) {
 		ret = charge_run(m, cpu, m->run_pid[cpu], m->run_since[cpu], ev->ts_ns);
 		if (ret)
@@ -811,9 +907,15 @@ static int on_switch(struct machine *m, const struct ns_sched_event *ev)
 				lat_add(&m->wakeup[1], d, ev->ts_ns);
 		}
 		if (m->timeline) {
-			if (NS_GROW(t->lats, t->cap_lats, t->nr_lats + 1))
-				return -ENOMEM;
-			t->lats[t->nr_lats] = (struct lat){ t->wk, t->waking, t->waker };
+			if (!ref_fits(t->wk.cpu, t->wk.idx) || !ref_fits(t->waking.cpu, t->waking.idx) ||
+			    t->nr_lats >= INT32_MAX)
+				return -EOVERFLOW;
+			ret = timeline_grow(m, (void **)&t->lats, &t->cap_lats, t->nr_lats + 1,
+					    sizeof(*t->lats));
+			if (ret)
+				return ret;
+			t->lats[t->nr_lats] = (struct lat){ pack_ref(&t->wk), pack_ref(&t->waking),
+							    t->waker };
 			lat = (int)t->nr_lats++;
 		}
 	}
@@ -974,25 +1076,6 @@ static int machine_finish(struct machine *m, struct cpu_events *cpus, int nr_cpu
 	return 0;
 }
 
-/* Before a CPU's first sched_switch, its prev_pid ran from the CPU's first event. */
-static void machine_start(struct machine *m, struct ns_trace *trace, struct cpu_events *cpus,
-			  int nr_cpus)
-{
-	int cpu;
-
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		size_t i;
-
-		m->run_pid[cpu] = -1;
-		for (i = 0; i < cpus[cpu].nr; i++)
-			if (cpus[cpu].ev[i].kind == NS_SCHED_SWITCH) {
-				m->run_pid[cpu] = cpus[cpu].ev[i].pid;
-				m->run_since[cpu] = ns_trace_ev_ts(trace, cpu, 0);
-				break;
-			}
-	}
-}
-
 static void machine_free(struct machine *m)
 {
 	size_t i;
@@ -1005,6 +1088,7 @@ static void machine_free(struct machine *m)
 	free(m->slots);
 	free(m->run_pid);
 	free(m->run_since);
+	free(m->started);
 	free(m->cpus);
 	free(m->gaps);
 	free(m->min_lo);
@@ -1012,9 +1096,136 @@ static void machine_free(struct machine *m)
 	free(m->cgap_first);
 }
 
+uint64_t ns_sched_memory_budget(void)
+{
+	return ns_trace_default_index_memory();
+}
+
+/* Why the analysis failed with @ret, into @err. */
+static void analyse_error(const struct machine *m, int ret, char *err, size_t err_len)
+{
+	char limit[96], mb[32] = "all the memory";
+
+	switch (ret) {
+	case -EIO:
+		ns_set_err(err, err_len, "cannot read an event back from the file");
+		break;
+	case -ENOMEM:
+		ns_set_nomem(err, err_len);
+		break;
+	case -EFBIG:
+		ns_memory_limit_text(limit, sizeof(limit));
+		if (m->timeline_cap != UINT64_MAX)
+			snprintf(mb, sizeof(mb), "%llu %s",
+				 (unsigned long long)(m->timeline_cap >> (m->timeline_cap >> 20 ? 20 : 10)),
+				 m->timeline_cap >> 20 ? "MB" : "KB");
+		ns_set_err(err, err_len, "the task timelines need more than %s, a quarter of %s",
+			   mb, limit);
+		break;
+	case -EOVERFLOW:
+		ns_set_err(err, err_len,
+			   "the trace has more CPUs or events than the task timelines can keep");
+		break;
+	default:
+		ns_set_err(err, err_len, "%s", strerror(-ret));
+	}
+}
+
+/*
+ * The events of a window, at most about this many over the kept CPUs: its
+ * scheduler events are held at once (56 bytes each), so a window is a
+ * small part of the memory the limits leave (ns_sched_memory_budget()).
+ */
+static uint64_t window_events(void)
+{
+	uint64_t budget = ns_sched_memory_budget() / 256;
+
+	if (budget < SCHED_WINDOW_MIN)
+		return SCHED_WINDOW_MIN;
+	return budget > SCHED_WINDOW_MAX ? SCHED_WINDOW_MAX : budget;
+}
+
+/* The kept CPUs' events before @ts from their windows' start, as the groups tell it. */
+static uint64_t events_to(const struct collect *c, uint64_t ts)
+{
+	uint64_t n = 0, lo, hi;
+	int cpu;
+
+	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+		const struct cpu_events *ce = &c->cpus[cpu];
+
+		if (!ce->kept || ce->win_lo >= ce->hi)
+			continue;
+		ns_trace_cpu_lower_bound_range(c->trace, cpu, ts, &lo, &hi);
+		lo += (hi - lo) / 2;
+		if (lo > ce->hi)
+			lo = ce->hi;
+		n += lo > ce->win_lo ? lo - ce->win_lo : 0;
+	}
+	return n;
+}
+
+/*
+ * The next window: from where the last one ended (win_lo) to a time
+ * @from < T <= @t1 with about @per events before it, or @t1. A window
+ * ends at a time, so the merged order across windows is report's.
+ * Returns T.
+ */
+static uint64_t next_window(struct collect *c, uint64_t from, uint64_t t1, uint64_t per)
+{
+	uint64_t lo = from + 1, hi = t1, t;
+	int cpu;
+
+	if (events_to(c, t1) > per) {
+		/* the least time past @per events; the window ends just before it */
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (events_to(c, mid) > per)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		t = lo - 1 > from ? lo - 1 : from + 1;
+	} else {
+		t = t1;
+	}
+	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+		struct cpu_events *ce = &c->cpus[cpu];
+
+		ce->win_lo = ce->win_hi;
+		ce->win_hi = t >= t1 ? ce->hi : ns_trace_cpu_lower_bound(c->trace, cpu, t);
+		if (ce->win_hi > ce->hi)
+			ce->win_hi = ce->hi;
+		if (ce->win_hi < ce->win_lo)
+			ce->win_hi = ce->win_lo;
+	}
+	return t;
+}
+
+/* Forget a window's events. */
+static void window_free(struct collect *c)
+{
+	int k;
+
+	for (k = 0; k < c->nr_cpus; k++) {
+		free(c->cpus[k].ev);
+		c->cpus[k].ev = NULL;
+		c->cpus[k].nr = c->cpus[k].cap = 0;
+	}
+	for (k = 0; k < c->nr_chunks; k++)
+		free(c->chunks[k].out.ev);
+	free(c->chunks);
+	c->chunks = NULL;
+	c->nr_chunks = 0;
+}
+
 /*
  * Read and run: fills @m over [t0, t1) with the filters of @fs; the type
- * counts (NS_TYPE_SLOTS of them) into @type_counts when not NULL.
+ * counts (NS_TYPE_SLOTS of them) into @type_counts when not NULL. The
+ * events are read a window of time at a time (window_events()), each
+ * window's scheduler events merged and run through the machine, which
+ * carries on into the next.
  */
 static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struct machine *m,
 		   uint64_t *type_counts, uint64_t piece_events, char *err, size_t err_len)
@@ -1022,14 +1233,19 @@ static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struc
 	int nr_cpus = ns_trace_nr_cpus(trace), cpu, ret;
 	struct collect c = { .trace = trace, .nr_cpus = nr_cpus, .piece_events = piece_events };
 	struct ns_visible *vis_sched = NULL, *vis_list = NULL;
-	uint64_t dummy[1];
+	/* pieces asked for (tests): windows of a few, so that both cut often */
+	uint64_t dummy[1], from = 0, per = piece_events ? piece_events * SCHED_WINDOW_PIECES :
+							  window_events();
 
+	m->trace = trace;
 	c.cpus = calloc(nr_cpus ? nr_cpus : 1, sizeof(*c.cpus));
 	m->run_pid = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->run_pid));
 	m->run_since = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->run_since));
+	m->started = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->started));
 	m->cpus = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->cpus));
-	if (!c.cpus || !m->run_pid || !m->run_since || !m->cpus) {
+	if (!c.cpus || !m->run_pid || !m->run_since || !m->started || !m->cpus) {
 		ret = -ENOMEM;
+		analyse_error(m, ret, err, err_len);
 		goto out;
 	}
 	ret = visible_without_tasks(trace, fs, &vis_sched, err, err_len);
@@ -1047,15 +1263,20 @@ static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struc
 		c.cpus[cpu].kept = keeps_cpu(fs, trace, cpu);
 		c.cpus[cpu].lo = ns_trace_cpu_lower_bound(trace, cpu, m->t0);
 		c.cpus[cpu].hi = ns_trace_cpu_lower_bound(trace, cpu, m->t1);
+		c.cpus[cpu].carry = -1;
+		m->run_pid[cpu] = -1;
 		m->cpus[cpu].cpu = cpu;
 	}
-	ret = collect_all(&c);
-	if (ret) {
-		snprintf(err, err_len, "%s", ret == -EIO ? "cannot read an event back from the file"
-			 : strerror(-ret));
-		goto out;
+	ret = gaps_load(m, trace);
+	while (!ret && from < m->t1) {
+		from = next_window(&c, from, m->t1, per);
+		atomic_store(&c.next_chunk, 0);
+		ret = collect_all(&c);
+		if (!ret)
+			ret = run_machine(m, c.cpus, nr_cpus);
+		window_free(&c);
 	}
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
+	for (cpu = 0; !ret && cpu < nr_cpus; cpu++) {
 		struct ns_sched_cpu *sc = &m->cpus[cpu];
 
 		sc->drops = ns_trace_cpu_nr_drops(trace, cpu, c.cpus[cpu].lo, c.cpus[cpu].hi,
@@ -1069,21 +1290,12 @@ static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struc
 				sc->events += ns_visible_list_event(vis_list, cpu, i) != 0;
 		}
 	}
-	ret = gaps_load(m, trace);
-	if (ret)
-		goto out;
-	machine_start(m, trace, c.cpus, nr_cpus);
-	ret = run_machine(m, c.cpus, nr_cpus);
 	if (!ret)
 		ret = machine_finish(m, c.cpus, nr_cpus);
 	if (ret)
-		snprintf(err, err_len, "%s", strerror(-ret));
+		analyse_error(m, ret, err, err_len);
 out:
-	for (cpu = 0; c.cpus && cpu < nr_cpus; cpu++)
-		free(c.cpus[cpu].ev);
-	for (cpu = 0; cpu < c.nr_chunks; cpu++)
-		free(c.chunks[cpu].out.ev);
-	free(c.chunks);
+	window_free(&c);
 	free(c.cpus);
 	ns_visible_free(vis_sched);
 	ns_visible_free(vis_list);
@@ -1229,23 +1441,36 @@ struct ns_sched {
 struct ns_sched *ns_sched_build(struct ns_trace *trace, const struct ns_filter_set *fs,
 				char *err, size_t err_len)
 {
+	return ns_sched_build_pieces(trace, fs, 0, 0, err, err_len);
+}
+
+struct ns_sched *ns_sched_build_pieces(struct ns_trace *trace, const struct ns_filter_set *fs,
+				       uint64_t piece_events, uint64_t cap, char *err,
+				       size_t err_len)
+{
 	struct ns_sched *s = calloc(1, sizeof(*s));
 	int ret;
 
 	if (!s) {
-		snprintf(err, err_len, "%s", strerror(ENOMEM));
+		ns_set_nomem(err, err_len);
 		return NULL;
 	}
 	s->m.timeline = true;
+	s->m.timeline_cap = cap ? cap : ns_sched_memory_budget();
 	s->m.t0 = ns_trace_first_ns(trace);
 	s->m.t1 = ns_trace_last_ns(trace) + 1;
 	s->m.end = ns_trace_last_ns(trace);
-	ret = analyse(trace, fs, &s->m, NULL, 0, err, err_len);
+	ret = analyse(trace, fs, &s->m, NULL, piece_events, err, err_len);
 	if (ret) {
 		ns_sched_free(s);
 		return NULL;
 	}
 	return s;
+}
+
+uint64_t ns_sched_bytes(const struct ns_sched *s)
+{
+	return s->m.timeline_bytes;
 }
 
 void ns_sched_free(struct ns_sched *s)
@@ -1270,7 +1495,18 @@ static const struct task *task_find(const struct machine *m, int pid)
 
 static struct ns_sched_ref seg_ref(const struct seg *g)
 {
-	return (struct ns_sched_ref){ g->ev_cpu, g->ev_idx, g->start_ns };
+	return ref_of(g->ev, g->start_ns);
+}
+
+static int seg_state(const struct seg *g)
+{
+	return (int)(g->ev >> SEG_STATE_SHIFT) & 0xf;
+}
+
+/* The CPU a seg's task runs on, -1 when it does not run. */
+static int seg_cpu(const struct seg *g)
+{
+	return seg_state(g) == NS_TS_RUNNING ? seg_ref(g).cpu : -1;
 }
 
 static bool seg_before(size_t i, const void *arg)
@@ -1336,27 +1572,26 @@ int ns_sched_state_at(const struct ns_sched *s, int pid, uint64_t ts_ns, struct 
 		return 0;
 	}
 	g = &t->segs[--i];
-	ctx->state = g->state;
+	ctx->state = seg_state(g);
 	ctx->since_ns = g->start_ns;
 	ctx->until_ns = i + 1 < t->nr_segs ? t->segs[i + 1].start_ns : UINT64_MAX;
-	if (g->state == NS_TS_RUNNING)
-		ctx->cpu = g->cpu;
+	ctx->cpu = seg_cpu(g);
 	dropped_at(&s->m, ctx, ts_ns);
 	/* the run it belongs to: this one, or the next */
-	for (run = i; run < t->nr_segs && t->segs[run].state != NS_TS_RUNNING; run++)
+	for (run = i; run < t->nr_segs && seg_state(&t->segs[run]) != NS_TS_RUNNING; run++)
 		;
 	if (run < t->nr_segs) {
 		const struct seg *r = &t->segs[run];
 
 		ctx->switch_in = seg_ref(r);
-		ctx->unseen_switch_in = r->implicit;
-		if (run + 1 < t->nr_segs && t->segs[run + 1].switch_out)
+		ctx->unseen_switch_in = !!(r->ev & SEG_IMPLICIT);
+		if (run + 1 < t->nr_segs && (t->segs[run + 1].ev & SEG_SWITCH_OUT))
 			ctx->switch_out = seg_ref(&t->segs[run + 1]);
 		if (r->lat >= 0) {
 			const struct lat *l = &t->lats[r->lat];
 
-			ctx->wakeup = l->wakeup;
-			ctx->waking = l->waking;
+			ctx->wakeup = unpack_ref(&l->wakeup);
+			ctx->waking = unpack_ref(&l->waking);
 			ctx->waker = l->waker;
 			ctx->latency_ns = (int64_t)(r->start_ns - l->wakeup.ts_ns);
 		}
@@ -1446,11 +1681,11 @@ long ns_sched_task_spans(const struct ns_sched *s, int pid, struct ns_sched_span
 
 		if (end < g->start_ns)
 			end = g->start_ns;
-		if (g->state == NS_TS_WAKING && i + 1 < t->nr_segs &&
-		    t->segs[i + 1].state == NS_TS_RUNNING && t->segs[i + 1].lat >= 0 && n &&
+		if (seg_state(g) == NS_TS_WAKING && i + 1 < t->nr_segs &&
+		    seg_state(&t->segs[i + 1]) == NS_TS_RUNNING && t->segs[i + 1].lat >= 0 && n &&
 		    sp[n - 1].state != NS_TS_RUNNING) {
 			l = &t->lats[t->segs[i + 1].lat];
-			if (l->waking.cpu >= 0 && l->wakeup.ts_ns == g->start_ns &&
+			if (unpack_ref(&l->waking).cpu >= 0 && l->wakeup.ts_ns == g->start_ns &&
 			    l->waking.ts_ns < g->start_ns && l->waking.ts_ns >= sp[n - 1].start_ns) {
 				sp[n - 1].end_ns = l->waking.ts_ns;
 				if (sp[n - 1].end_ns == sp[n - 1].start_ns)
@@ -1459,8 +1694,7 @@ long ns_sched_task_spans(const struct ns_sched *s, int pid, struct ns_sched_span
 								  NS_TS_PENDING, -1 };
 			}
 		}
-		sp[n++] = (struct ns_sched_span){ g->start_ns, end, g->state,
-						  g->state == NS_TS_RUNNING ? g->cpu : -1 };
+		sp[n++] = (struct ns_sched_span){ g->start_ns, end, seg_state(g), seg_cpu(g) };
 	}
 	if (s->m.nr_gaps) {
 		long r = split_by_drops(&s->m, &sp, n);

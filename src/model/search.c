@@ -22,7 +22,9 @@
  * left and writes its first match to a pipe, while this process tests the
  * near half; the near half's match wins, else the child's. libtraceevent's
  * printing is not made for threads, a process of its own is safe, and a
- * fork() costs a few milliseconds against seconds of printing.
+ * fork() costs a few milliseconds against seconds of printing. While the
+ * child lives, both load the index's chunks into buffers of their own, so
+ * that neither copies the pages they share (ns_trace_share_pages()).
  */
 #include <errno.h>
 #include <poll.h>
@@ -349,6 +351,7 @@ static void stop_helper(struct ns_search_job *job)
 		kill(job->helper, SIGKILL);
 		while (waitpid(job->helper, NULL, 0) < 0 && errno == EINTR)
 			;
+		ns_trace_share_pages(job->trace, false);
 	}
 	if (job->helper_fd >= 0)
 		close(job->helper_fd);
@@ -526,6 +529,8 @@ static void maybe_split(struct ns_search_job *job)
 		_exit(w == (ssize_t)sizeof(msg) ? 0 : 1);
 	}
 	close(fds[1]);
+	/* our reads must not copy the pages the helper shares with us */
+	ns_trace_share_pages(job->trace, true);
 	job->split = true;
 	job->split_done = job->done;
 	job->helper = pid;

@@ -76,11 +76,13 @@ struct ns_evpool *ns_evpool_new(size_t budget_bytes, int nr_cpus, ns_evpool_relo
 		return NULL;
 	pthread_mutex_init(&pool->lock, NULL);
 	pool->max_bufs = SIZE_MAX;
+	pool->min_bufs = min;
 	if (reload && budget_bytes != SIZE_MAX) {
 		pool->max_bufs = budget_bytes / sizeof(struct ns_ev_chunk);
 		if (pool->max_bufs < min)
 			pool->max_bufs = min;
 	}
+	pool->budget_bufs = pool->max_bufs;
 	pool->reload = reload;
 	pool->reload_arg = arg;
 	return pool;
@@ -106,6 +108,36 @@ void ns_evpool_free(struct ns_evpool *pool)
 size_t ns_evpool_bytes(const struct ns_evpool *pool)
 {
 	return pool ? pool->nr_bufs * sizeof(struct ns_ev_chunk) : 0;
+}
+
+/**
+ * ns_evpool_share - while a fork()ed child lives: load chunks into buffers of our own
+ * @on: true when the child is made (in the child and in the parent), false
+ *      in the parent once the child is gone
+ *
+ * After fork() the pool's buffers are pages that the parent and the child
+ * share until either writes one: loading a chunk into one copies it, and
+ * over a search the clock would copy the whole pool, on both sides, in the
+ * same memory cgroup (a 512 MB board's search ran out of memory so). While
+ * shared, each side reads what the buffers hold but loads only into as
+ * many new buffers as the CPUs need (min_bufs) and evicts only those.
+ */
+void ns_evpool_share(struct ns_evpool *pool, bool on)
+{
+	if (!pool || pool->budget_bufs == SIZE_MAX)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	if (on && !pool->shared++) {
+		pool->private_from = pool->nr_bufs;
+		pool->max_bufs = pool->nr_bufs + pool->min_bufs;
+		pool->hand = pool->nr_bufs;
+	} else if (!on && pool->shared && !--pool->shared) {
+		/* the buffers of the time apart stay, within the budget or not */
+		pool->private_from = 0;
+		pool->max_bufs = pool->nr_bufs > pool->budget_bufs ? pool->nr_bufs :
+				 pool->budget_bufs;
+	}
+	pthread_mutex_unlock(&pool->lock);
 }
 
 /* A new buffer (under the lock): its number, or -1 when out of memory. */
@@ -148,22 +180,25 @@ static void evict(struct ns_evpool *pool, struct ns_evbuf *buf)
 /* A buffer for a chunk (under the lock): a new one within the budget, else the clock's. */
 static long buf_take(struct ns_evpool *pool)
 {
-	size_t tries;
+	size_t tries, first = pool->private_from;
 
 	if (pool->nr_bufs < pool->max_bufs) {
 		long b = buf_alloc(pool);
 
-		if (b >= 0 || !pool->reload || !pool->nr_bufs)
+		if (b >= 0 || !pool->reload || pool->nr_bufs <= first)
 			return b;
 		/* out of memory before the budget: the budget is what we have */
 		pool->max_bufs = pool->nr_bufs;
+		if (!first)
+			pool->budget_bufs = pool->nr_bufs;
 	}
 	/* twice round: the first pass may only clear the referenced bits */
-	for (tries = 0; tries < 2 * pool->nr_bufs + 1; tries++) {
+	for (tries = 0; tries < 2 * (pool->nr_bufs - first) + 1; tries++) {
 		size_t b = pool->hand;
 		struct ns_evbuf *buf = ns_evpool_buf(pool, b);
 
-		pool->hand = (b + 1) % pool->nr_bufs;
+		/* round the buffers it may load into: a forked child's own */
+		pool->hand = first + (b + 1 - first) % (pool->nr_bufs - first);
 		if (buf->pinned)
 			continue;
 		if (buf->owner && atomic_exchange_explicit(&buf->referenced, false,

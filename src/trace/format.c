@@ -328,6 +328,8 @@ void ns_trace_reader_free(struct ns_trace_reader *r)
  * In a child process of fork(): it may read events with the trace it
  * inherited, but libtracecmd's handle shares the parent's file descriptor
  * (and so its offset): the child opens its own before it reads through it.
+ * Chunks of the index it reads again go into buffers of its own, not into
+ * the pages it shares with the parent (ns_evpool_share()).
  */
 void ns_trace_forked(struct ns_trace *trace)
 {
@@ -335,6 +337,15 @@ void ns_trace_forked(struct ns_trace *trace)
 		for (int k = 0; k < trace->multi->nr; k++)
 			ns_trace_forked(trace->multi->sub[k]);
 	trace->forked = true;
+	ns_evpool_share(trace->evpool, true);
+}
+
+void ns_trace_share_pages(struct ns_trace *trace, bool on)
+{
+	if (trace->multi)
+		for (int k = 0; k < trace->multi->nr; k++)
+			ns_trace_share_pages(trace->multi->sub[k], on);
+	ns_evpool_share(trace->evpool, on);
 }
 
 /* Done with a record of ns_trace_read(). */

@@ -160,6 +160,11 @@ struct ns_evpool {
 	size_t nr_bufs;			/* allocated so far */
 	struct ns_evbuf *blocks[NS_EVPOOL_BLOCKS];	/* never move */
 	size_t hand;			/* the clock's */
+	size_t min_bufs;		/* what the CPUs need whatever the budget */
+	size_t budget_bufs;		/* what the budget allows (max_bufs, but while shared) */
+	/* while pages are shared with a fork()ed child: the first buffer of our own, else 0 */
+	size_t private_from;
+	int shared;			/* how many times ns_evpool_share() holds it */
 	uint64_t gen;			/* of the last directory word stored */
 	uint64_t loads, evictions;
 	_Atomic int error;		/* the last reload's failure, 0 if none */
@@ -172,6 +177,7 @@ struct ns_evpool *ns_evpool_new(size_t budget_bytes, int nr_cpus, ns_evpool_relo
 				void *arg);
 void ns_evpool_free(struct ns_evpool *pool);
 size_t ns_evpool_bytes(const struct ns_evpool *pool);
+void ns_evpool_share(struct ns_evpool *pool, bool on);
 
 static inline struct ns_evbuf *ns_evpool_buf(const struct ns_evpool *pool, size_t b)
 {

@@ -204,6 +204,53 @@ static void pool_checks(void)
 	CHECK(bad == 1, "a reload that gives an event wrong is caught (%llu wrong)",
 	      (unsigned long long)bad);
 
+	/*
+	 * A fork()ed child (a search's helper) loads chunks into buffers of
+	 * its own: the parent's, pages shared until written, keep their
+	 * chunks, and it takes no more than the CPUs need.
+	 */
+	f->broken_idx = UINT64_MAX;
+	{
+		size_t inherited = pool->nr_bufs, moved = 0, b;
+		uint64_t loads = pool->loads;
+		struct { const struct ns_events *owner; uint64_t ci; void *chunk; } *was;
+
+		was = calloc(inherited, sizeof(*was));
+		for (b = 0; was && b < inherited; b++) {
+			const struct ns_evbuf *buf = ns_evpool_buf(pool, b);
+
+			was[b].owner = buf->owner;
+			was[b].ci = buf->ci;
+			was[b].chunk = buf->chunk;
+		}
+		ns_evpool_share(pool, true);
+		bad = 0;
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			bad += wrong_events(f, cpu, NR_EVENTS, 3000, 7 + (uint32_t)cpu);
+		for (b = 0; was && b < inherited; b++) {
+			const struct ns_evbuf *buf = ns_evpool_buf(pool, b);
+
+			moved += buf->owner != was[b].owner || buf->ci != was[b].ci ||
+				 buf->chunk != was[b].chunk;
+		}
+		CHECK(was && !bad && !moved && pool->loads > loads &&
+		      pool->nr_bufs <= inherited + pool->min_bufs,
+		      "shared with a child, chunks load into new buffers only (%llu loads, "
+		      "%zu of %zu inherited buffers changed, %zu new, %llu wrong)",
+		      (unsigned long long)(pool->loads - loads), moved, inherited,
+		      pool->nr_bufs - inherited, (unsigned long long)bad);
+		free(was);
+		/* the child gone, the clock goes round every buffer again, adding none */
+		inherited = pool->nr_bufs;
+		ns_evpool_share(pool, false);
+		bad = 0;
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			bad += wrong_events(f, cpu, NR_EVENTS, 3000, 17 + (uint32_t)cpu);
+		CHECK(!bad && !pool->private_from && pool->nr_bufs == inherited,
+		      "the child gone, the pool loads into all %zu buffers again (%llu wrong)",
+		      pool->nr_bufs, (unsigned long long)bad);
+	}
+
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		ns_events_free(&f->ev[cpu]);
 		free(f->w[cpu]);

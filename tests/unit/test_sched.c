@@ -582,8 +582,9 @@ static bool lat_same(const struct ns_sched_lat *a, const struct ns_sched_lat *b)
  * The CPUs' events are read in pieces, each by the thread that takes it;
  * a piece does not know who runs at its start until the one before ends.
  * Cut in pieces of 997 events (every trace: many cuts, some inside runs of
- * one task, some at its switches), the statistics equal those of pieces
- * of the default size (a whole small trace's CPU in one).
+ * one task, some at its switches), read a window of 7 pieces' time at a
+ * time, the statistics equal those of pieces of the default size (a whole
+ * small trace's CPU in one piece and one window).
  */
 static void check_pieces(struct ns_trace *t, const char *name)
 {
@@ -625,8 +626,9 @@ static void check_pieces(struct ns_trace *t, const char *name)
 		       a->cpus[c].events != b->cpus[c].events;
 	for (i = 0; !bad && i < a->nr_types; i++)
 		bad += a->types[i].type != b->types[i].type || a->types[i].count != b->types[i].count;
-	CHECK(!bad, "read by threads in pieces of 997 events, the statistics of the last three "
-	      "quarters are those of one pass per CPU (%zu tasks): %s", a->nr_tasks, name);
+	CHECK(!bad, "read by threads in pieces of 997 events and windows of 7 pieces, the "
+	      "statistics of the last three quarters are those of one pass per CPU (%zu tasks): %s",
+	      a->nr_tasks, name);
 out:
 	ns_sched_stats_free(a);
 	ns_sched_stats_free(b);
@@ -876,6 +878,93 @@ static uint64_t profile_total(const char *path, int pid, const char *event)
 	return total;
 }
 
+/* Two contexts say the same. */
+static bool ref_same(const struct ns_sched_ref *a, const struct ns_sched_ref *b)
+{
+	return a->cpu == b->cpu && (a->cpu < 0 || (a->idx == b->idx && a->ts_ns == b->ts_ns));
+}
+
+static bool ctx_same(const struct ns_sched_ctx *a, const struct ns_sched_ctx *b)
+{
+	return a->state == b->state && a->cpu == b->cpu && a->since_ns == b->since_ns &&
+	       a->until_ns == b->until_ns && ref_same(&a->switch_in, &b->switch_in) &&
+	       ref_same(&a->switch_out, &b->switch_out) && ref_same(&a->wakeup, &b->wakeup) &&
+	       ref_same(&a->waking, &b->waking) && a->waker == b->waker &&
+	       a->unseen_switch_in == b->unseen_switch_in && a->latency_ns == b->latency_ns;
+}
+
+/*
+ * The timelines are built a window of time at a time, each window's events
+ * read in pieces by threads. Built in pieces of 997 events and windows of
+ * 7 pieces, every task's spans, and its context at the start and in the
+ * middle of each span, are those of the default cut (a small trace in one
+ * window). Held to half the bytes they take, they are not built, and the
+ * error says so; held to what they take, they are.
+ */
+static void check_timeline_pieces(struct ns_trace *t, const char *name)
+{
+	struct ns_sched *a, *b = NULL, *c;
+	struct ns_sched_stats *st = NULL;
+	char err[256] = "";
+	size_t i, spans = 0;
+	int bad = 0;
+
+	a = ns_sched_build(t, NULL, err, sizeof(err));
+	if (!a || ns_sched_stats_build(t, NULL, 0, UINT64_MAX, &st, err, sizeof(err))) {
+		FAIL("timelines of %s: %s", name, err);
+		goto out;
+	}
+	b = ns_sched_build_pieces(t, NULL, 997, 0, err, sizeof(err));
+	if (!b) {
+		FAIL("timelines in pieces of %s: %s", name, err);
+		goto out;
+	}
+	for (i = 0; i < st->nr_tasks && bad < 3; i++) {
+		struct ns_sched_span *x = NULL, *y = NULL;
+		long nx = ns_sched_task_spans(a, st->tasks[i].pid, &x);
+		long ny = ns_sched_task_spans(b, st->tasks[i].pid, &y);
+		long k;
+
+		if (nx != ny || (nx > 0 && memcmp(x, y, (size_t)nx * sizeof(*x)))) {
+			printf("  pid %d: %ld spans, %ld in pieces\n", st->tasks[i].pid, nx, ny);
+			bad++;
+		}
+		for (k = 0; k < nx && k < ny && bad < 3; k++) {
+			uint64_t at[2] = { x[k].start_ns, x[k].start_ns + (x[k].end_ns - x[k].start_ns) / 2 };
+			struct ns_sched_ctx p, q;
+			int j;
+
+			for (j = 0; j < 2; j++) {
+				if (ns_sched_state_at(a, st->tasks[i].pid, at[j], &p) !=
+					    ns_sched_state_at(b, st->tasks[i].pid, at[j], &q) ||
+				    !ctx_same(&p, &q)) {
+					printf("  pid %d at %.9f: contexts differ\n", st->tasks[i].pid,
+					       at[j] / 1e9);
+					bad++;
+				}
+			}
+		}
+		spans += nx > 0 ? (size_t)nx : 0;
+		free(x);
+		free(y);
+	}
+	CHECK(!bad && spans, "the timelines built in windows of 7 pieces of 997 events are those "
+	      "of one window (%zu tasks, %zu spans, %llu bytes): %s", st->nr_tasks, spans,
+	      (unsigned long long)ns_sched_bytes(a), name);
+	err[0] = '\0';
+	c = ns_sched_build_pieces(t, NULL, 0, ns_sched_bytes(a) / 2, err, sizeof(err));
+	CHECK(!c && strstr(err, "the task timelines need more than ") && strstr(err, "a quarter of "),
+	      "held to half the bytes they take, the timelines are not built: \"%s\": %s", err, name);
+	ns_sched_free(c);
+	c = ns_sched_build_pieces(t, NULL, 0, ns_sched_bytes(a), err, sizeof(err));
+	CHECK(c != NULL, "held to the bytes they take, the timelines are built: %s", name);
+	ns_sched_free(c);
+out:
+	ns_sched_stats_free(st);
+	ns_sched_free(a);
+	ns_sched_free(b);
+}
+
 /*
  * A stack trace (kernel_stack) recorded right after a sched_switch carries
  * the task just switched out, in that event's context: it is not that
@@ -1117,6 +1206,7 @@ int main(void)
 			       "on the top buffer's last CPU (--cpu)");
 		check_drops(t, &o, name);
 		check_pieces(t, name);
+		check_timeline_pieces(t, name);
 		check_report_w(t, l.path[i], name);
 		check_additive(t, name);
 		check_stack_after_switch(t, l.path[i], name);
