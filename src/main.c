@@ -392,6 +392,8 @@ static int print_stats(const char *const *paths, const struct ns_trace_open_opts
 			printf("sched_timelines_ms %.0f\n", now_ms(CLOCK_MONOTONIC) - t0);
 			printf("sched_timelines_bytes %llu\n",
 			       (unsigned long long)ns_sched_bytes(s));
+			printf("sched_timelines_peak_bytes %llu\n",
+			       (unsigned long long)ns_sched_peak_bytes(s));
 		} else {
 			printf("sched_timelines_error %s\n", why);
 		}

@@ -99,6 +99,8 @@ mkdir -p "$BENCH_OUT" || exit 1
 # it read and the kernel dropped, from its status line ("1.60M ev ... 12
 # lost", 3 digits), and its CPU seconds (/proc/PID/stat, all its threads,
 # the screen's frames included). Then events read per second for each.
+# Then rate_bench (below): the events a second live reads, under a load
+# that makes more than the workload does.
 # Needs root, tracefs and trace-cmd (tmux for live); BENCH_RECORD=0 leaves
 # it out, BENCH_FILES=0 the benches of trace files after it.
 # live_run SECS ARGS...: `nurseshark live ARGS` on a tmux screen for SECS
@@ -129,6 +131,51 @@ live_run() {
 	awk -v c="${cpu:-0}" 'function n(s) { return s ~ /M$/ ? s * 1e6 : s ~ /K$/ ? s * 1e3 : s + 0 }
 		{ for (i = 1; i < NF; i++) { if ($(i + 1) == "ev") e = n($i); if ($(i + 1) == "lost") l = n($i) } }
 		END { printf "%d %d %s\n", e, l, c }' <<<"$line"
+}
+
+# The rate the live view keeps up with (issue 12): the workload above makes
+# about 0.2 M events a second here, so a load that makes more: one `dd
+# bs=1` per CPU from /dev/zero to /dev/null, each byte a read and a write
+# (4 events), with only those syscalls' events, a buffer of
+# BENCH_RATE_KB (20000) KiB a CPU, BENCH_RATE_SECONDS (5) seconds. For
+# `nurseshark live` and `trace-cmd record`: events, dropped, events a second.
+rate_load() {
+	local secs=$1 n i
+	n=$(nproc)
+	for i in $(seq "$n"); do
+		timeout "$secs" dd if=/dev/zero of=/dev/null bs=1 count=1000000000 2>/dev/null &
+	done
+	wait
+}
+rate_bench() {
+	local secs=${BENCH_RATE_SECONDS:-5} kb=${BENCH_RATE_KB:-20000} rt=$shared/tools/record-trace
+	local ev lost cpu f=$BENCH_OUT/rate.dat wl
+	local eargs=(-e syscalls:sys_enter_read -e syscalls:sys_exit_read
+		-e syscalls:sys_enter_write -e syscalls:sys_exit_write)
+
+	echo "rate: $(nproc) x dd bs=1 for ${secs} s, read/write syscall events, buffer $kb KiB per CPU"
+	printf '  %-12s %12s %12s %12s %8s\n' recorder events dropped events/s "CPU s"
+	if command -v tmux >/dev/null; then
+		rate_load "$((secs + 2))" &
+		wl=$!
+		live_run "$secs" "${eargs[@]}" -b "$kb" >"$BENCH_OUT/live.figs"
+		wait "$wl"
+		read -r ev lost cpu <"$BENCH_OUT/live.figs"
+		printf '  %-12s %12s %12s %12s %8s\n' live "$ev" "$lost" "$((ev / secs))" "$cpu"
+	fi
+	rate_load "$((secs + 1))" &
+	wl=$!
+	/usr/bin/time -f '%U %S' -o "$BENCH_OUT/time" "$rt" -q "${eargs[@]}" -b "$kb" -o "$f" \
+		sleep "$secs" >/dev/null 2>"$BENCH_OUT/rec.err"
+	wait "$wl"
+	ev=$(trace-cmd report "$f" 2>/dev/null | tail -n +2 | wc -l)
+	lost=$(trace-cmd report --stat "$f" 2>/dev/null |
+		awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }')
+	cpu=$(tail -n 1 "$BENCH_OUT/time" | awk '{ print $1 + $2 }')
+	printf '  %-12s %12s %12s %12s %8s\n' trace-cmd "$ev" "$lost" "$((ev / secs))" "$cpu"
+	rm -f "$f"
+	echo "  (issue 12: live keeps up with 1000000 events/s on 2 CPUs, dropping no more than" \
+		"trace-cmd; live's events are those it read in the seconds timed)"
 }
 
 record_bench() {
@@ -213,6 +260,7 @@ record_bench() {
 	done
 	echo "  (issue 12: live keeps up with 1000000 events/s on 2 CPUs, dropping no more than" \
 		"trace-cmd; the workload makes what it makes: events/s is what was there to read)"
+	rate_bench
 	rm -f "$BENCH_OUT"/rec-*.dat
 	for c in "${saved_kb[@]}"; do
 		echo "${c#*=}" >"${c%%=*}"

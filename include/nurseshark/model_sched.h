@@ -148,8 +148,10 @@ struct ns_sched;
  * as the index's budget by default (ns_trace_default_index_memory(), a
  * quarter of the least of the cgroup's limit, ulimit -v and the memory
  * available; UINT64_MAX: none known). The events are read in windows of
- * time of a 256th of it (at least 256K events, at most 4M); the timelines
- * (20 bytes a state change, 36 a wakeup paired with a run) stop at it
+ * time of as many events as it has bytes over 256 (256K to 4M events;
+ * one window where a CPU's time goes back); the timelines
+ * (20 bytes a state change, 36 a wakeup paired with a run, about 350 a
+ * task, in arrays that grow by half) stop at it
  * with "the task timelines need more than N MB, a quarter of LIMIT".
  */
 uint64_t ns_sched_memory_budget(void);
@@ -166,8 +168,12 @@ struct ns_sched *ns_sched_build_pieces(struct ns_trace *trace, const struct ns_f
 				       uint64_t piece_events, uint64_t cap, char *err,
 				       size_t err_len);
 void ns_sched_free(struct ns_sched *s);
-/* The bytes its timelines hold (what the budget counts). */
+/*
+ * The bytes its timelines hold (arrays, filled or not, and the tasks), and
+ * the most they held while built (what the budget holds to the cap).
+ */
 uint64_t ns_sched_bytes(const struct ns_sched *s);
+uint64_t ns_sched_peak_bytes(const struct ns_sched *s);
 
 /* An event, or none (cpu -1). */
 struct ns_sched_ref {

@@ -240,6 +240,11 @@ int ns_trace_ev_type(const struct ns_trace *trace, int cpu, uint64_t idx);
 const struct ns_run *ns_trace_cpu_runs(const struct ns_trace *trace, int cpu,
 				       uint64_t *count);
 
+/*
+ * Does a timestamp of @cpu go back (a damaged file, odd clocks)? Then the
+ * lower bound of a time is not a cut of the CPU's events in time.
+ */
+bool ns_trace_cpu_unsorted(const struct ns_trace *trace, int cpu);
 /* Index of the first event of @cpu with ts_ns >= @ts_ns (count if none). */
 uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_t ts_ns);
 /*

@@ -582,20 +582,64 @@ struct machine {
 	struct gap *cgaps;
 	size_t *cgap_first;
 	int nr_gap_cpus;
-	/* the timelines' segs and lats, and the most they may take (-EFBIG past it) */
-	uint64_t timeline_bytes, timeline_cap;
+	/* the timelines' bytes, the most they took and may take (-EFBIG past it) */
+	uint64_t timeline_bytes, timeline_peak, timeline_cap;
 };
 
 /*
- * One more element in a timeline's array, counted in the timelines' bytes:
+ * Room for one more element in a timeline's array: it grows by half (from
+ * 4), and what it holds, filled or not, counts in the timelines' bytes.
  * 0, -ENOMEM, or -EFBIG past their share of memory.
  */
 static int timeline_grow(struct machine *m, void **arr, size_t *cap, size_t need, size_t size)
 {
-	if (ns_grow(arr, cap, need, size))
+	size_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap < 4 ? 4 : *cap + *cap / 2;
+	if (ncap < need)
+		ncap = need;
+	if (ncap > SIZE_MAX / size)
 		return -ENOMEM;
-	m->timeline_bytes += size;
-	return m->timeline_bytes > m->timeline_cap ? -EFBIG : 0;
+	m->timeline_bytes += (ncap - *cap) * size;
+	if (m->timeline_bytes > m->timeline_cap)
+		return -EFBIG;
+	if (m->timeline_bytes > m->timeline_peak)
+		m->timeline_peak = m->timeline_bytes;
+	n = realloc(*arr, ncap * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+/* The timelines built: each array down to what it holds, and the bytes counted again. */
+static void timeline_fit(struct machine *m)
+{
+	size_t i;
+
+	if (m->timeline_bytes > m->timeline_peak)
+		m->timeline_peak = m->timeline_bytes;
+	m->timeline_bytes = m->cap_tasks * sizeof(*m->tasks) + m->nr_slots * sizeof(*m->slots);
+	for (i = 0; i < m->nr_tasks; i++) {
+		struct task *t = &m->tasks[i];
+		void *p;
+
+		if (t->nr_segs < t->cap_segs && (p = realloc(t->segs, (t->nr_segs ? t->nr_segs : 1) *
+							     sizeof(*t->segs)))) {
+			t->segs = p;
+			t->cap_segs = t->nr_segs;
+		}
+		if (t->nr_lats < t->cap_lats && (p = realloc(t->lats, (t->nr_lats ? t->nr_lats : 1) *
+							     sizeof(*t->lats)))) {
+			t->lats = p;
+			t->cap_lats = t->nr_lats;
+		}
+		m->timeline_bytes += t->cap_segs * sizeof(*t->segs) + t->cap_lats * sizeof(*t->lats);
+	}
 }
 
 static size_t hash_pid(int pid, size_t n)
@@ -633,10 +677,16 @@ static struct task *task_get(struct machine *m, int pid)
 			if (m->tasks[m->slots[h] - 1].st.pid == pid)
 				return &m->tasks[m->slots[h] - 1];
 	}
+	size_t had = m->cap_tasks * sizeof(*m->tasks) + m->nr_slots * sizeof(*m->slots);
+
 	if ((m->nr_tasks + 1) * 2 > m->nr_slots && rehash(m))
 		return NULL;
 	if (NS_GROW(m->tasks, m->cap_tasks, m->nr_tasks + 1))
 		return NULL;
+	/* the timelines' bytes count the tasks too (timeline_grow() holds them to the cap) */
+	if (m->timeline)
+		m->timeline_bytes += m->cap_tasks * sizeof(*m->tasks) +
+				     m->nr_slots * sizeof(*m->slots) - had;
 	t = &m->tasks[m->nr_tasks];
 	memset(t, 0, sizeof(*t));
 	t->st.pid = pid;
@@ -1145,7 +1195,10 @@ static uint64_t window_events(void)
 	return budget > SCHED_WINDOW_MAX ? SCHED_WINDOW_MAX : budget;
 }
 
-/* The kept CPUs' events before @ts from their windows' start, as the groups tell it. */
+/*
+ * The kept CPUs' events before @ts from the next window's start (where the
+ * last one ended, win_hi), as the groups tell it.
+ */
 static uint64_t events_to(const struct collect *c, uint64_t ts)
 {
 	uint64_t n = 0, lo, hi;
@@ -1154,13 +1207,13 @@ static uint64_t events_to(const struct collect *c, uint64_t ts)
 	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
 		const struct cpu_events *ce = &c->cpus[cpu];
 
-		if (!ce->kept || ce->win_lo >= ce->hi)
+		if (!ce->kept || ce->win_hi >= ce->hi)
 			continue;
 		ns_trace_cpu_lower_bound_range(c->trace, cpu, ts, &lo, &hi);
 		lo += (hi - lo) / 2;
 		if (lo > ce->hi)
 			lo = ce->hi;
-		n += lo > ce->win_lo ? lo - ce->win_lo : 0;
+		n += lo > ce->win_hi ? lo - ce->win_hi : 0;
 	}
 	return n;
 }
@@ -1176,7 +1229,7 @@ static uint64_t next_window(struct collect *c, uint64_t from, uint64_t t1, uint6
 	uint64_t lo = from + 1, hi = t1, t;
 	int cpu;
 
-	if (events_to(c, t1) > per) {
+	if (per != UINT64_MAX && events_to(c, t1) > per) {
 		/* the least time past @per events; the window ends just before it */
 		while (lo < hi) {
 			uint64_t mid = lo + (hi - lo) / 2;
@@ -1208,7 +1261,7 @@ static void window_free(struct collect *c)
 {
 	int k;
 
-	for (k = 0; k < c->nr_cpus; k++) {
+	for (k = 0; c->cpus && k < c->nr_cpus; k++) {
 		free(c->cpus[k].ev);
 		c->cpus[k].ev = NULL;
 		c->cpus[k].nr = c->cpus[k].cap = 0;
@@ -1261,6 +1314,9 @@ static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struc
 	c.type_counts = type_counts ? type_counts : dummy;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		c.cpus[cpu].kept = keeps_cpu(fs, trace, cpu);
+		/* a CPU whose time goes back is not cut in time: one window (order.c alike) */
+		if (c.cpus[cpu].kept && ns_trace_cpu_unsorted(trace, cpu))
+			per = UINT64_MAX;
 		c.cpus[cpu].lo = ns_trace_cpu_lower_bound(trace, cpu, m->t0);
 		c.cpus[cpu].hi = ns_trace_cpu_lower_bound(trace, cpu, m->t1);
 		c.cpus[cpu].carry = -1;
@@ -1465,12 +1521,18 @@ struct ns_sched *ns_sched_build_pieces(struct ns_trace *trace, const struct ns_f
 		ns_sched_free(s);
 		return NULL;
 	}
+	timeline_fit(&s->m);
 	return s;
 }
 
 uint64_t ns_sched_bytes(const struct ns_sched *s)
 {
 	return s->m.timeline_bytes;
+}
+
+uint64_t ns_sched_peak_bytes(const struct ns_sched *s)
+{
+	return s->m.timeline_peak;
 }
 
 void ns_sched_free(struct ns_sched *s)

@@ -70,6 +70,11 @@ uint64_t ns_trace_cpu_lower_bound(const struct ns_trace *trace, int cpu, uint64_
 				     ts_ns);
 }
 
+bool ns_trace_cpu_unsorted(const struct ns_trace *trace, int cpu)
+{
+	return cpu >= 0 && cpu < trace->nr_cpus && trace->cpus[cpu].unsorted;
+}
+
 void ns_trace_cpu_lower_bound_range(const struct ns_trace *trace, int cpu, uint64_t ts_ns,
 				    uint64_t *lo, uint64_t *hi)
 {

@@ -124,9 +124,14 @@ size_t ns_evpool_bytes(const struct ns_evpool *pool)
  */
 void ns_evpool_share(struct ns_evpool *pool, bool on)
 {
-	if (!pool || pool->budget_bufs == SIZE_MAX)
+	if (!pool)
 		return;
 	pthread_mutex_lock(&pool->lock);
+	/* a pool that keeps every chunk never loads one again: nothing to copy */
+	if (pool->budget_bufs == SIZE_MAX) {
+		pthread_mutex_unlock(&pool->lock);
+		return;
+	}
 	if (on && !pool->shared++) {
 		pool->private_from = pool->nr_bufs;
 		pool->max_bufs = pool->nr_bufs + pool->min_bufs;
