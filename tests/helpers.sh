@@ -18,6 +18,7 @@ ns_test_begin helpers
 # Bisections that are not lower bounds over an array, as FILE COUNT WHY.
 allowed_bisections="
 src/trace/order.c 2 bisections over time (uint64 ns, wider than size_t on 32-bit) and over checkpoints probed by merging the CPUs
+src/model/sched.c 1 a bisection over time (uint64 ns) for where a window of the scheduling analysis ends, by the CPUs' event counts
 "
 
 # sources FILE...: the C files to look at (util.h itself aside).
