@@ -202,7 +202,7 @@ static long buf_take(struct ns_evpool *pool)
 		size_t b = pool->hand;
 		struct ns_evbuf *buf = ns_evpool_buf(pool, b);
 
-		/* round the buffers it may load into: a forked child's own */
+		/* round the buffers it may load into: its own while shared (ns_evpool_share()) */
 		pool->hand = first + (b + 1 - first) % (pool->nr_bufs - first);
 		if (buf->pinned)
 			continue;
