@@ -53,6 +53,7 @@ enum {
 	OPT_CHECK_CONFIG,
 	OPT_PRINT_CONFIG,
 	OPT_TEST_HOLD_INDEX,
+	OPT_TEST_INDEX_ROUNDS,
 	OPT_TEST_RECORD_STAGE,
 	OPT_BUFFER,
 	OPT_TS_OFFSET,
@@ -82,6 +83,7 @@ static const struct option long_options[] = {
 	{ "index-memory", required_argument, NULL, OPT_INDEX_MEMORY },
 	/* for tests/loading.sh only: not in --help; the man page says so */
 	{ "test-hold-index", required_argument, NULL, OPT_TEST_HOLD_INDEX },
+	{ "test-index-rounds", required_argument, NULL, OPT_TEST_INDEX_ROUNDS },
 	/* for tests/recordstop.sh only: handed to the Record screen's recording */
 	{ "test-record-stage", required_argument, NULL, OPT_TEST_RECORD_STAGE },
 	{ NULL, 0, NULL, 0 },
@@ -131,9 +133,10 @@ static void usage(FILE *out)
 		"  --index-memory SIZE|all\n"
 		"                        memory for the event index (8M, 512M, 2G): past it,\n"
 		"                        parts not used lately are read again from the file\n"
-		"                        when needed (same results, slower jumps); default a\n"
-		"                        quarter of the least of the cgroup's memory.max,\n"
-		"                        ulimit -v and the memory available; all: keep all\n"
+		"                        when needed (same results, slower jumps); default\n"
+		"                        32M, or a quarter of the least of the cgroup's\n"
+		"                        memory.max, ulimit -v and the memory available if\n"
+		"                        less (at least 16M); all: keep all\n"
 		"  --buffer NAME         read only the buffers named (repeat it): an instance\n"
 		"                        (trace-cmd record -B NAME) or top; default: all;\n"
 		"                        several files: in each file that has it\n"
@@ -350,6 +353,7 @@ static int print_stats(const char *const *paths, const struct ns_trace_open_opts
 	printf("streams %d\n", ns_trace_nr_streams(trace));
 	printf("index_bytes %zu\n", ns_trace_index_bytes(trace));
 	printf("bytes_per_event %.1f\n", nr ? (double)ns_trace_index_bytes(trace) / nr : 0.0);
+	printf("index_rounds %d\n", ns_trace_index_rounds(trace));
 	printf("load_ms %.0f\n", load_ms);
 	printf("first_frame_ms %.0f\n", first_frame_ms);
 	printf("load_cpu_ms %.0f\n", load_cpu_ms);
@@ -504,6 +508,7 @@ struct cmdline {
 	const char *file, *keys, *snapshot;
 	const char *session_file, *filters_file, *config_file;
 	const char *hold_file;		/* --test-hold-index */
+	int index_rounds;		/* --test-index-rounds */
 	const char *record_stage;	/* --test-record-stage, for the Record screen's run */
 	const char *buffers[NS_MAX_BUFFERS];	/* --buffer */
 	int nr_buffers;
@@ -680,6 +685,9 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_TEST_HOLD_INDEX:
 			cl->hold_file = optarg;
+			break;
+		case OPT_TEST_INDEX_ROUNDS:
+			cl->index_rounds = atoi(optarg);
 			break;
 		case OPT_TEST_RECORD_STAGE:
 			cl->record_stage = optarg;
@@ -867,6 +875,7 @@ static struct ns_trace_open_opts open_opts(const struct cmdline *cl, int k, bool
 		.ts_offset = k < cl->nr_files ? cl->files[k].ts_offset : 0,
 		.exit_on_crash = exit_on_crash,
 		.index_memory = cl->index_memory,
+		.index_rounds = cl->index_rounds,
 	};
 }
 
@@ -1711,6 +1720,7 @@ int main(int argc, char **argv)
 	char err[768] = "";
 	int status, ret;
 
+	ns_memory_setup();
 	if (getenv("NURSESHARK_PROBE_FILTER"))	/* live_probe()'s child */
 		return probe_filter_main(getenv("NURSESHARK_PROBE_FILTER"));
 	if (argc > 1 && !strcmp(argv[1], "record"))

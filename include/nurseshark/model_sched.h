@@ -144,10 +144,9 @@ const struct ns_sched_task *ns_sched_stats_task(const struct ns_sched_stats *st,
 struct ns_sched;
 
 /*
- * The memory the scheduling analyses may take beside the index: as much
- * as the index's budget by default (ns_trace_default_index_memory(), a
- * quarter of the least of the cgroup's limit, ulimit -v and the memory
- * available; UINT64_MAX: none known). The events are read in windows of
+ * The memory the scheduling analyses may take beside the index:
+ * ns_memory_share(), a quarter of the least of the cgroup's limit,
+ * ulimit -v and the memory available (UINT64_MAX: none known). The events are read in windows of
  * time of as many events as it has bytes over 256 (256K to 4M events;
  * one window where a CPU's time goes back); the timelines
  * (20 bytes a state change, 36 a wakeup paired with a run, about 350 a

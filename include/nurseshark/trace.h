@@ -153,6 +153,11 @@ struct ns_trace_open_opts {
 	 * when needed (src/trace/events.c).
 	 */
 	uint64_t index_memory;
+	/*
+	 * --test-index-rounds: index in this many stretches of time whatever
+	 * the budget (src/trace/index.c's rounds; 0: as the budget says).
+	 */
+	int index_rounds;
 };
 
 /* ns_trace_open_async() with @opts (NULL: none). */
@@ -179,6 +184,8 @@ uint64_t ns_trace_first_ns(const struct ns_trace *trace);
 uint64_t ns_trace_last_ns(const struct ns_trace *trace);
 /* Bytes of memory held by the index (events, runs, order checkpoints). */
 size_t ns_trace_index_bytes(const struct ns_trace *trace);
+/* The stretches of time the index was built in (index.c's rounds; 1: the CPUs whole). */
+int ns_trace_index_rounds(const struct ns_trace *trace);
 
 /* The limits on this process's memory (memory.c), UINT64_MAX for none. */
 struct ns_memory_limits {
@@ -188,8 +195,18 @@ struct ns_memory_limits {
 };
 
 void ns_memory_limits(struct ns_memory_limits *l);
-/* The event index's budget when --index-memory is not given (UINT64_MAX: no limit known). */
+/* the event index's budget by default, at most; a share's least, whatever the limits */
+#define NS_INDEX_MEMORY_DEFAULT	(32ull << 20)
+#define NS_MEMORY_SHARE_FLOOR	(16ull << 20)
+/*
+ * What one consumer of memory may take by default: a quarter of the least
+ * limit, at least NS_MEMORY_SHARE_FLOOR (UINT64_MAX: no limit known).
+ */
+uint64_t ns_memory_share(void);
+/* The event index's budget when --index-memory is not given: the share, at most 32 MiB. */
 uint64_t ns_trace_default_index_memory(void);
+/* Set malloc() up for long-lived big blocks: first thing in main(). */
+void ns_memory_setup(void);
 /* Which limit memory ran out under, for a message: "ulimit -v of 1024 MB"... */
 void ns_memory_limit_text(char *buf, size_t len);
 /* "out of memory under LIMIT" into @err (ns_set_err()), instead of strerror(ENOMEM). */

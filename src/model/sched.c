@@ -1148,7 +1148,7 @@ static void machine_free(struct machine *m)
 
 uint64_t ns_sched_memory_budget(void)
 {
-	return ns_trace_default_index_memory();
+	return ns_memory_share();
 }
 
 /* Why the analysis failed with @ret, into @err. */
@@ -1169,8 +1169,10 @@ static void analyse_error(const struct machine *m, int ret, char *err, size_t er
 			snprintf(mb, sizeof(mb), "%llu %s",
 				 (unsigned long long)(m->timeline_cap >> (m->timeline_cap >> 20 ? 20 : 10)),
 				 m->timeline_cap >> 20 ? "MB" : "KB");
-		ns_set_err(err, err_len, "the task timelines need more than %s, a quarter of %s",
-			   mb, limit);
+		/* under a tight limit the share is its floor, more than a quarter */
+		ns_set_err(err, err_len, "the task timelines need more than %s, %s %s", mb,
+			   ns_memory_share() > NS_MEMORY_SHARE_FLOOR ? "a quarter of" :
+			   "the least share under", limit);
 		break;
 	case -EOVERFLOW:
 		ns_set_err(err, err_len,

@@ -30,6 +30,11 @@ uint64_t ns_trace_last_ns(const struct ns_trace *trace)
 	return trace->last_ns;
 }
 
+int ns_trace_index_rounds(const struct ns_trace *trace)
+{
+	return trace->index_rounds > 1 ? trace->index_rounds : 1;
+}
+
 size_t ns_trace_index_bytes(const struct ns_trace *trace)
 {
 	size_t bytes = trace->nr_order * trace->nr_cpus * sizeof(*trace->order);

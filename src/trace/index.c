@@ -44,7 +44,24 @@ struct worker {
 	int *next_cpu;
 	const struct ns_pages *pages;	/* the fast reader, or NULL: libtracecmd */
 	bool borrowed;		/* uses the trace's own handle (the first thread) */
+	/* rounds (see index_rounds()): NULL resume when the CPUs are read whole */
+	struct resume *resume;
+	struct named_at *named;
+	uint64_t round_end;
 	int ret;
+};
+
+/* Where a CPU's indexing stopped at the end of a round: its first record not indexed. */
+struct resume {
+	uint64_t page;		/* the record's page within its CPU */
+	uint32_t off;		/* where its header starts in the page */
+	bool finished;		/* the CPU's records are all indexed */
+};
+
+/* In rounds, a CPU's first namings (note_comm()), for the order's probes. */
+struct named_at {
+	uint64_t *idx;
+	size_t n, cap, fed;	/* fed: those handed to the order already */
 };
 
 /* A name first given on some CPU to a task the saved cmdlines lack. */
@@ -121,6 +138,13 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 		if (!known) {
 			task->unknown_until = (int64_t)idx;
 			ns_comm_copy(task->report_comm, comm);
+			if (w->named) {
+				struct named_at *na = &w->named[c - w->trace->cpus];
+
+				if (NS_GROW(na->idx, na->cap, na->n + 1))
+					return -ENOMEM;
+				na->idx[na->n++] = idx;
+			}
 		}
 	}
 	return 0;
@@ -254,14 +278,30 @@ static void ns_index_hold(struct ns_trace *trace, uint64_t page)
 static int index_cpu_pages(struct worker *w, int cpu)
 {
 	struct ns_cpu *c = &w->trace->cpus[cpu];
-	struct ns_pages_iter *it = ns_pages_iter_open(w->pages, cpu, 0, UINT64_MAX);
+	struct resume *rs = w->resume ? &w->resume[cpu] : NULL;
+	struct ns_pages_iter *it;
 	struct ns_pages_record r;
 	int ret;
 
+	if (rs && rs->finished)
+		return 0;
+	it = ns_pages_iter_open(w->pages, cpu, rs ? rs->page : 0, UINT64_MAX);
 	if (!it)
 		return -ENOMEM;
 	while ((ret = ns_pages_iter_next(it, &r)) == 1) {
 		struct tep_record rec = ns_pages_tep_record(&r);
+
+		if (rs) {
+			/* indexed in a round before: the page is read again from its start */
+			if (r.page == rs->page && r.page_off < rs->off)
+				continue;
+			/* the next round's: stop before it */
+			if (r.ts_ns >= w->round_end) {
+				rs->page = r.page;
+				rs->off = r.page_off;
+				break;
+			}
+		}
 
 		if (r.page != c->done_pages) {
 			/* a new page: say how far we are, and stop if asked to */
@@ -276,9 +316,14 @@ static int index_cpu_pages(struct worker *w, int cpu)
 		if (ret)
 			break;
 	}
-	if (!ret)
+	if (rs && ret == 1) {
+		ret = 0;	/* stopped at the round's end */
+	} else if (!ret) {
 		atomic_store_explicit(&c->done_pages, ns_pages_nr_pages(w->pages, cpu),
 				      memory_order_relaxed);
+		if (rs)
+			rs->finished = true;
+	}
 	ns_pages_iter_close(it);
 	return ns_trace_read_failed(w->trace, ret);
 }
@@ -363,7 +408,12 @@ static int index_cpu(struct worker *w, int cpu)
 	struct ns_cpu *c = &w->trace->cpus[cpu];
 	int ret;
 
+	if (w->resume && w->resume[cpu].finished)
+		return 0;	/* all indexed in a round before */
 	ret = w->pages ? index_cpu_pages(w, cpu) : index_cpu_tracecmd(w, cpu);
+	/* in rounds, a CPU goes on in the next one (its chunk still the writer's) */
+	if (!ret && w->resume && !w->resume[cpu].finished)
+		return 0;
 	ns_events_done(&c->ev);
 	if (ret)
 		return ret;
@@ -397,6 +447,124 @@ static void *worker_main(void *arg)
 	else
 		ns_trace_handle_close(w->handle);
 	return NULL;
+}
+
+
+/*
+ * Rounds. Under a budget that the index will not fit in, the chunks
+ * written first are dropped before the end, and an order pass after the
+ * index (ns_order_build()) would read every one of them again from the
+ * file: on a 29.6 M-event trace under 32 MiB, 1.25 s where the whole index
+ * takes 0.26 s. So the fast path indexes the trace a stretch of time at a
+ * time: the threads take every CPU up to the round's end (each CPU stops
+ * before its first record at or after it, and the next round reads that
+ * record's page again from its start, skipping what it indexed), and while
+ * they go on to the next round this thread merges the round before, whose
+ * chunks are the last written (ns_order_stream_run()). The rounds cut the
+ * trace's span (its first and last pages' timestamps) into equal times,
+ * as many as make each round's index about a quarter of the budget if the
+ * events are spread evenly; where they are not, a round may lose chunks
+ * before they are merged, which only costs their reading again. The
+ * stretches merged one after the other are the order merged whole even
+ * where a CPU's time goes back: each CPU's part of a round is a start of
+ * what is left of it, every event in it is before the round's end, and
+ * every CPU's next event is at or after it, so the whole merge, which
+ * takes the least next event, takes all of a round's before any later one.
+ * Example, budget 32 MiB, 1.1 GB of pages (about 280 MB of index at 8
+ * bytes a record of 32): 35 rounds of about 8 MB.
+ */
+#define NS_INDEX_MAX_ROUNDS	4096
+
+static int nr_rounds(const struct ns_trace *trace)
+{
+	const struct ns_evpool *pool = trace->evpool;
+	uint64_t budget, est;
+
+	if (!trace->pages || trace->span_last <= trace->span_first)
+		return 1;
+	if (trace->opts.index_rounds > 0)	/* the tests' */
+		return trace->opts.index_rounds > NS_INDEX_MAX_ROUNDS ? NS_INDEX_MAX_ROUNDS :
+		       trace->opts.index_rounds;
+	if (!pool || !pool->reload || pool->max_bufs == SIZE_MAX)
+		return 1;
+	budget = (uint64_t)pool->max_bufs * sizeof(struct ns_ev_chunk);
+	est = trace->total_pages * (uint64_t)trace->page_size / 4;
+	if (est <= budget)
+		return 1;
+	est = (4 * est + budget - 1) / budget;
+	return est > NS_INDEX_MAX_ROUNDS ? NS_INDEX_MAX_ROUNDS : (int)est;
+}
+
+static uint64_t round_end(const struct ns_trace *trace, int r, int nr)
+{
+	unsigned __int128 span = trace->span_last - trace->span_first + 1;
+
+	return r >= nr ? UINT64_MAX : trace->span_first + (uint64_t)(span * (unsigned)r / (unsigned)nr);
+}
+
+static int index_rounds(struct ns_trace *trace, struct worker *workers, int nr, int rounds,
+			int *next_cpu)
+{
+	int ncpu = trace->nr_cpus, r, i, cpu, ret = 0, merged = 0;
+	struct resume *rs = calloc((size_t)ncpu, sizeof(*rs));
+	struct named_at *named = calloc((size_t)ncpu, sizeof(*named));
+	uint64_t *end = calloc((size_t)ncpu, sizeof(*end));
+	struct ns_order_stream *os = ns_order_stream_new(trace);
+	pthread_t threads[NS_INDEX_MAX_THREADS];
+	bool started[NS_INDEX_MAX_THREADS];
+
+	if (!rs || !named || !end || !os) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (r = 1; r <= rounds && !ret; r++) {
+		*next_cpu = 0;
+		for (i = 0; i < nr; i++) {
+			workers[i].resume = rs;
+			workers[i].named = named;
+			workers[i].round_end = round_end(trace, r, rounds);
+			started[i] = !pthread_create(&threads[i], NULL, worker_main, &workers[i]);
+		}
+		/* the round before, merged while they index this one */
+		if (r > 1)
+			merged = ns_order_stream_run(os, end);
+		for (i = 0; i < nr; i++) {
+			if (started[i])
+				pthread_join(threads[i], NULL);
+			else
+				worker_main(&workers[i]);
+			if (workers[i].ret && !ret)
+				ret = workers[i].ret;
+		}
+		if (merged && !ret)
+			ret = merged;
+		for (cpu = 0; cpu < ncpu && !ret; cpu++) {
+			end[cpu] = trace->cpus[cpu].nr_events;
+			for (; named[cpu].fed < named[cpu].n && !ret; named[cpu].fed++)
+				ret = ns_order_stream_probe(os, cpu, named[cpu].idx[named[cpu].fed]);
+		}
+	}
+	if (!ret)
+		ret = ns_order_stream_run(os, end);
+	for (cpu = 0; !ret && cpu < ncpu; cpu++)
+		if (!rs[cpu].finished)
+			ret = -EIO;	/* cannot be: the last round ends at UINT64_MAX */
+	if (!ret) {
+		trace->order_stream = os;
+		os = NULL;
+	}
+out:
+	for (i = 0; i < nr; i++) {
+		workers[i].resume = NULL;
+		workers[i].named = NULL;
+	}
+	for (cpu = 0; named && cpu < ncpu; cpu++)
+		free(named[cpu].idx);
+	free(named);
+	free(rs);
+	free(end);
+	ns_order_stream_free(os);
+	return ret;
 }
 
 static int index_cpus(struct ns_trace *trace)
@@ -443,6 +611,9 @@ static int index_cpus(struct ns_trace *trace)
 		workers[i].recycle_bytes = NS_RECYCLE_BYTES / nr;
 	}
 	workers[0].borrowed = true;
+	trace->index_rounds = pages ? nr_rounds(trace) : 1;
+	if (trace->index_rounds > 1)
+		return index_rounds(trace, workers, nr, trace->index_rounds, &next_cpu);
 	for (i = 1; i < nr; i++)
 		started[i] = !pthread_create(&threads[i], NULL, worker_main, &workers[i]);
 	worker_main(&workers[0]);
@@ -797,17 +968,24 @@ int ns_index_build(struct ns_trace *trace)
 	if (!trace->nr_events)
 		trace->first_ns = 0;
 	ret = collect_comms(trace, &seen, &nr_seen);
-	if (ret)
-		return ret;
 	/* the order pass gives the namings their rows: an array of its probes */
-	probes = malloc((nr_seen ? nr_seen : 1) * sizeof(*probes));
+	probes = ret ? NULL : malloc((nr_seen ? nr_seen : 1) * sizeof(*probes));
 	if (!probes) {
+		ns_order_stream_free(trace->order_stream);
+		trace->order_stream = NULL;
 		free(seen);
-		return -ENOMEM;
+		return ret ? ret : -ENOMEM;
 	}
 	for (i = 0; i < nr_seen; i++)
 		probes[i] = seen[i].at;
-	ret = ns_order_build(trace, probes, nr_seen);
+	if (trace->order_stream) {
+		/* built while indexing (index_rounds()) */
+		ret = ns_order_stream_finish(trace->order_stream, probes, nr_seen);
+		ns_order_stream_free(trace->order_stream);
+		trace->order_stream = NULL;
+	} else {
+		ret = ns_order_build(trace, probes, nr_seen);
+	}
 	for (i = 0; !ret && i < nr_seen; i++)
 		seen[i].at.row = probes[i].row;
 	if (!ret)

@@ -23,7 +23,14 @@ struct merger {
 	uint64_t *head;		/* the timestamp of each CPU's next event */
 	int *heap;		/* CPUs with events left, min (ts, cpu) on top */
 	int n;
+	const uint64_t *end;	/* each CPU's events to merge (NULL: all indexed) */
 };
+
+/* How far CPU @cpu's events go for @m. */
+static uint64_t merger_end(const struct merger *m, int cpu)
+{
+	return m->end ? m->end[cpu] : m->trace->cpus[cpu].nr_events;
+}
 
 static uint64_t head_ts(const struct merger *m, int cpu)
 {
@@ -34,7 +41,7 @@ static void load_head(struct merger *m, int cpu)
 {
 	const struct ns_cpu *c = &m->trace->cpus[cpu];
 
-	if (m->pos[cpu] < c->nr_events)
+	if (m->pos[cpu] < merger_end(m, cpu))
 		m->head[cpu] = ns_ev_ts(&c->ev, m->pos[cpu]);
 }
 
@@ -69,13 +76,18 @@ static void sift_down(struct merger *m, int i)
 	}
 }
 
-/* Start merging with @pos events of each CPU consumed (all zero if NULL). */
-static int merger_init(struct merger *m, const struct ns_trace *trace, const uint64_t *pos)
+/*
+ * Start merging with @pos events of each CPU consumed (all zero if NULL),
+ * up to @end events of each (NULL: all those indexed).
+ */
+static int merger_init_to(struct merger *m, const struct ns_trace *trace, const uint64_t *pos,
+			  const uint64_t *end)
 {
 	int cpu, i;
 
 	m->trace = trace;
 	m->n = 0;
+	m->end = end;
 	m->pos = calloc(2 * (trace->nr_cpus + 1), sizeof(*m->pos));
 	m->heap = calloc(trace->nr_cpus + 1, sizeof(*m->heap));
 	if (!m->pos || !m->heap) {
@@ -87,13 +99,18 @@ static int merger_init(struct merger *m, const struct ns_trace *trace, const uin
 	if (pos)
 		memcpy(m->pos, pos, trace->nr_cpus * sizeof(*pos));
 	for (cpu = 0; cpu < trace->nr_cpus; cpu++) {
-		if (m->pos[cpu] < trace->cpus[cpu].nr_events)
+		if (m->pos[cpu] < merger_end(m, cpu))
 			m->heap[m->n++] = cpu;
 		load_head(m, cpu);
 	}
 	for (i = m->n / 2 - 1; i >= 0; i--)
 		sift_down(m, i);
 	return 0;
+}
+
+static int merger_init(struct merger *m, const struct ns_trace *trace, const uint64_t *pos)
+{
+	return merger_init_to(m, trace, pos, NULL);
 }
 
 static void merger_free(struct merger *m)
@@ -112,7 +129,7 @@ static bool merger_next(struct merger *m, struct ns_pos *out)
 	cpu = m->heap[0];
 	out->cpu = cpu;
 	out->idx = m->pos[cpu]++;
-	if (m->pos[cpu] >= m->trace->cpus[cpu].nr_events)
+	if (m->pos[cpu] >= merger_end(m, cpu))
 		m->heap[0] = m->heap[--m->n];
 	else
 		load_head(m, cpu);
@@ -272,6 +289,165 @@ int ns_order_build(struct ns_trace *trace, struct ns_order_probe *probes, size_t
 			ret = sg[i].ret;
 	free(pos);
 	return ret;
+}
+
+/*
+ * The order built while indexing goes on (index.c's rounds): the indexing
+ * threads take every CPU up to a time, then this merges what they indexed
+ * while they go on to the next time. What each CPU indexed is all before
+ * the time, and its next event is at or after it, so the merged order of
+ * what is indexed is the order's next stretch, as ns_order_build() would
+ * merge it (index.c says why even where a CPU's time goes back). The
+ * stretch's events are the
+ * last indexed, still in the pool: the pass reads no chunk again, where
+ * ns_order_build() after the index would read every chunk the budget
+ * dropped. The rows of the probes (index.c's first namings) are kept per
+ * CPU as they are merged, and looked up at the end.
+ */
+struct named {
+	uint64_t *idx, *row;		/* sorted by idx */
+	size_t n, cap, next;		/* next: the first not merged yet */
+};
+
+struct ns_order_stream {
+	struct ns_trace *trace;
+	uint64_t *pos;			/* events merged, per CPU */
+	uint64_t row;			/* rows merged */
+	uint64_t *order;		/* checkpoints so far */
+	size_t cap_order;		/* checkpoints it has room for */
+	struct named *named;		/* per CPU */
+};
+
+struct ns_order_stream *ns_order_stream_new(struct ns_trace *trace)
+{
+	struct ns_order_stream *os = calloc(1, sizeof(*os));
+	int n = trace->nr_cpus > 0 ? trace->nr_cpus : 1;
+
+	if (!os)
+		return NULL;
+	os->trace = trace;
+	os->pos = calloc((size_t)n, sizeof(*os->pos));
+	os->named = calloc((size_t)n, sizeof(*os->named));
+	if (!os->pos || !os->named) {
+		ns_order_stream_free(os);
+		return NULL;
+	}
+	return os;
+}
+
+void ns_order_stream_free(struct ns_order_stream *os)
+{
+	int cpu;
+
+	if (!os)
+		return;
+	for (cpu = 0; os->named && cpu < os->trace->nr_cpus; cpu++) {
+		free(os->named[cpu].idx);
+		free(os->named[cpu].row);
+	}
+	free(os->named);
+	free(os->pos);
+	free(os->order);
+	free(os);
+}
+
+int ns_order_stream_probe(struct ns_order_stream *os, int cpu, uint64_t idx)
+{
+	struct named *nm = &os->named[cpu];
+
+	if (nm->n == nm->cap) {
+		size_t cap = nm->cap ? nm->cap * 2 : 64;
+		uint64_t *a = realloc(nm->idx, cap * sizeof(*a)), *b;
+
+		if (!a)
+			return -ENOMEM;
+		nm->idx = a;
+		b = realloc(nm->row, cap * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		nm->row = b;
+		nm->cap = cap;
+	}
+	nm->idx[nm->n] = idx;
+	nm->row[nm->n++] = UINT64_MAX;
+	return 0;
+}
+
+int ns_order_stream_run(struct ns_order_stream *os, const uint64_t *end)
+{
+	uint64_t ncpu = (uint64_t)os->trace->nr_cpus;
+	struct ns_pos pos;
+	struct merger m;
+	int ret = merger_init_to(&m, os->trace, os->pos, end);
+
+	if (ret)
+		return ret;
+	while (m.n) {
+		struct named *nm;
+
+		if (os->row % NS_ORDER_STRIDE == 0) {
+			size_t k = os->row / NS_ORDER_STRIDE;
+
+			if (NS_GROW(os->order, os->cap_order, (k + 1) * ncpu)) {
+				ret = -ENOMEM;
+				break;
+			}
+			memcpy(&os->order[k * ncpu], m.pos, ncpu * sizeof(*m.pos));
+		}
+		merger_next(&m, &pos);
+		nm = &os->named[pos.cpu];
+		while (nm->next < nm->n && nm->idx[nm->next] <= pos.idx) {
+			if (nm->idx[nm->next] == pos.idx)
+				nm->row[nm->next] = os->row;
+			nm->next++;
+		}
+		os->row++;
+	}
+	memcpy(os->pos, m.pos, ncpu * sizeof(*m.pos));
+	merger_free(&m);
+	return ret;
+}
+
+struct named_key {
+	const uint64_t *idx;
+	uint64_t want;
+};
+
+static bool named_before(size_t i, const void *arg)
+{
+	const struct named_key *k = arg;
+
+	return k->idx[i] < k->want;
+}
+
+int ns_order_stream_finish(struct ns_order_stream *os, struct ns_order_probe *probes,
+			   size_t nr_probes)
+{
+	struct ns_trace *trace = os->trace;
+	uint64_t ncpu = trace->nr_cpus ? (uint64_t)trace->nr_cpus : 1, k;
+	size_t p;
+
+	if (os->row != trace->nr_events)
+		return -EINVAL;
+	trace->nr_order = trace->nr_events / NS_ORDER_STRIDE + 1;
+	trace->order = calloc(trace->nr_order * ncpu, sizeof(*trace->order));
+	if (!trace->order)
+		return -ENOMEM;
+	/* the last checkpoint stays 0 when the rows are a whole number of strides, as built */
+	k = (trace->nr_events + NS_ORDER_STRIDE - 1) / NS_ORDER_STRIDE;
+	if (k && trace->nr_cpus)
+		memcpy(trace->order, os->order, k * ncpu * sizeof(*trace->order));
+	for (p = 0; p < nr_probes; p++) {
+		const struct named *nm = &os->named[probes[p].cpu];
+		struct named_key key = { nm->idx, probes[p].idx };
+		size_t i = ns_lower_bound(nm->n, named_before, &key);
+
+		probes[p].row = i < nm->n && nm->idx[i] == probes[p].idx ? nm->row[i] :
+				trace->nr_events;
+		if (probes[p].row == UINT64_MAX)
+			probes[p].row = trace->nr_events;
+	}
+	return 0;
 }
 
 static const uint64_t *checkpoint(const struct ns_trace *trace, uint64_t k)

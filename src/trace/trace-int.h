@@ -19,13 +19,15 @@
  * events, plus the order's checkpoints: 8.5 bytes per event on busy traces,
  * where KernelShark keeps over 80. The 8 bytes an event are held by chunks
  * of 64K events in a pool under a budget (--index-memory, by default a
- * quarter of the memory the process may use): past it, chunks not used
- * lately are dropped and read again from their pages on demand (events.c),
- * so a trace larger than the machine's memory opens, and what stays is 16
- * bytes a page plus the chunks in use. Within the budget every zoom, filter
- * and search runs at memory speed; under a small one, jumps about the trace
- * read pages again (same results, slower). A per-page index with the bins'
- * summaries per page would need no per-event arrays at all: not done yet.
+ * quarter of the memory the process may use and at most
+ * NS_INDEX_MEMORY_DEFAULT, trace.h): past it, chunks not used lately are dropped and
+ * read again from their pages on demand (events.c), so the chunks are a
+ * bounded cache of the trace's pages, decoded; what stays is 16 bytes a
+ * page, 1/16 byte an event for the groups' timestamps (events.c), 16 bytes
+ * a run (struct ns_run: a sched_switch, or a change of task the switches
+ * do not explain), the order's checkpoints, and the chunks in use. Within the budget every zoom, filter and search
+ * runs at memory speed; under a small one, jumps about the trace read
+ * pages again (same results, slower).
  *
  * While indexing (open.c), readers may use events [0, nr_events) of a CPU
  * (an acquire load) and pages [0, nr_pages): the writer fills an entry
@@ -496,6 +498,8 @@ struct ns_trace {
 	/* merged order: checkpoint k holds nr_cpus consumed counts at row k*STRIDE */
 	uint64_t *order;
 	uint64_t nr_order;
+	struct ns_order_stream *order_stream;	/* while indexing in rounds (index.c) */
+	int index_rounds;			/* the rounds the index took (1: none) */
 	/*
 	 * Several files: each slot's place among the slots on a tie of
 	 * timestamps (order.c), as report ties its handles: every file's top
@@ -628,6 +632,22 @@ struct ns_order_probe {
 };
 
 int ns_order_build(struct ns_trace *trace, struct ns_order_probe *probes, size_t nr_probes);
+
+/*
+ * The order built a stretch at a time while indexing goes on (see
+ * order.c): _probe() notes a CPU's event whose row is wanted (in index
+ * order, before the stretch holding it is merged), _run() merges every
+ * CPU's events up to @end[cpu] (those of the next stretch: each CPU's
+ * events before a time), _finish() installs the checkpoints and gives the
+ * probes their rows (sorted or not). 0 or a negative errno.
+ */
+struct ns_order_stream;
+struct ns_order_stream *ns_order_stream_new(struct ns_trace *trace);
+void ns_order_stream_free(struct ns_order_stream *os);
+int ns_order_stream_probe(struct ns_order_stream *os, int cpu, uint64_t idx);
+int ns_order_stream_run(struct ns_order_stream *os, const uint64_t *end);
+int ns_order_stream_finish(struct ns_order_stream *os, struct ns_order_probe *probes,
+			   size_t nr_probes);
 
 /* tasks.c */
 struct ns_task *ns_tasks_get(struct ns_tasks *tasks, int pid, bool create);

@@ -7,9 +7,12 @@
  * --index-memory must equal what the whole index gives.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "../../src/trace/pages.h"
 #include "../../src/trace/trace-int.h"
 #include "traces.h"
 
@@ -391,6 +394,128 @@ static void group_checks(void)
 	free(f);
 }
 
+/* Differences between the orders of @a and @b: checkpoints, and the rows of first namings. */
+static uint64_t order_diff(const struct ns_trace *a, const struct ns_trace *b, uint64_t *named)
+{
+	uint64_t bad, k;
+
+	if (a->nr_order != b->nr_order || a->nr_cpus != b->nr_cpus ||
+	    ns_trace_nr_events(a) != ns_trace_nr_events(b))
+		return 1;
+	bad = memcmp(a->order, b->order, a->nr_order * (uint64_t)a->nr_cpus * sizeof(*a->order)) != 0;
+	for (k = 0; k < a->tasks.cap; k++) {
+		const struct ns_task *x = &a->tasks.slots[k], *y;
+
+		if (!x->pid)
+			continue;
+		y = ns_tasks_find(&b->tasks, x->pid);
+		bad += !y || y->unknown_until != x->unknown_until ||
+		       (x->unknown_until >= 0 && strcmp(x->report_comm, y->report_comm));
+		if (named)
+			*named += x->unknown_until >= 0;
+	}
+	return bad;
+}
+
+/* A trace opened with @opts, waited for; NULL (and a FAIL) if it does not open. */
+static struct ns_trace *open_with(const char *path, const struct ns_trace_open_opts *opts)
+{
+	char err[256];
+	struct ns_trace *t = ns_trace_open_async_opts(path, opts, err, sizeof(err));
+
+	if (t && !ns_trace_wait(t, err, sizeof(err)))
+		return t;
+	CHECK(0, "%s opens (%s)", path, err);
+	ns_trace_close(t);
+	return NULL;
+}
+
+/*
+ * The order built in rounds (index.c) against the order built after the
+ * whole index, on every real trace; and on a copy of sched-v6.dat whose
+ * CPU 0 has a page that goes back in time, where the whole index merges
+ * in one thread and the rounds must still give its order.
+ */
+static void rounds_checks(void)
+{
+	struct ns_trace_open_opts whole = { .index_memory = UINT64_MAX };
+	struct ns_trace_open_opts rounds = { .index_memory = UINT64_MAX, .index_rounds = 7 };
+	const char *shared = check_shared();
+	struct trace_list l;
+	uint64_t bad = 0, named = 0;
+	int i, in_rounds = 0;
+	char path[8192], copy[] = "/tmp/ns-unsorted-XXXXXX";
+
+	trace_list_load(&l, 1);
+	{
+		/* and the one with instance buffers (slots of several buffers) */
+		const char *top = getenv("NS_TOP") ? getenv("NS_TOP") : ".";
+
+		snprintf(path, sizeof(path), "%s/tests/data/instance.dat", top);
+		trace_list_add(&l, path);
+	}
+	for (i = 0; i < l.n; i++) {
+		struct ns_trace *a = open_with(l.path[i], &whole), *b = NULL;
+
+		b = a ? open_with(l.path[i], &rounds) : NULL;
+		if (b) {
+			uint64_t d = order_diff(a, b, &named);
+
+			if (d)
+				printf("  %s: %llu differences\n", l.path[i], (unsigned long long)d);
+			bad += d;
+			in_rounds += ns_trace_index_rounds(b) == 7;
+		}
+		ns_trace_close(a);
+		ns_trace_close(b);
+		free(l.path[i]);
+	}
+	CHECK(!bad && in_rounds > 0, "%d traces: the order built in 7 rounds (%d of them) and the "
+	      "rows of %llu first namings equal those built after the whole index", l.n, in_rounds,
+	      (unsigned long long)named);
+
+	snprintf(path, sizeof(path), "%s/traces/sched-v6.dat", shared ? shared : "../shared");
+	if (!shared || access(path, R_OK)) {
+		SKIP("a CPU's time going back: %s not found", path);
+		return;
+	}
+	{
+		struct ns_trace *a = open_with(path, &whole), *b = NULL;
+		int in = -1, out = mkstemp(copy);
+		uint64_t page2, page8;
+		char buf[65536];
+		ssize_t got;
+		bool ok = a && out >= 0 && (in = open(path, O_RDONLY)) >= 0 &&
+			  ns_pages_nr_pages(a->pages, 0) > 8 && !ns_pages_compressed(a->pages);
+
+		while (ok && (got = read(in, buf, sizeof(buf))) > 0)
+			ok = write(out, buf, (size_t)got) == got;
+		if (ok) {
+			/* page 8's base time becomes page 2's: its events go back */
+			page2 = ns_pages_page_offset(a->pages, 0, 2);
+			page8 = ns_pages_page_offset(a->pages, 0, 8);
+			ok = pread(in, buf, 8, (off_t)page2) == 8 &&
+			     pwrite(out, buf, 8, (off_t)page8) == 8;
+		}
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
+		ns_trace_close(a);
+		CHECK(ok, "a copy of %s with a page of CPU 0 that goes back in time", path);
+		rounds.index_rounds = 50;
+		a = ok ? open_with(copy, &whole) : NULL;
+		b = a ? open_with(copy, &rounds) : NULL;
+		CHECK(b && ns_trace_cpu_unsorted(a, 0) && ns_trace_cpu_unsorted(b, 0) &&
+		      ns_trace_index_rounds(b) == 50 && !order_diff(a, b, NULL),
+		      "where CPU 0's time goes back, the order built in 50 rounds is the one built "
+		      "after the whole index");
+		ns_trace_close(a);
+		ns_trace_close(b);
+		unlink(copy);
+	}
+}
+
 /* A real trace under --index-memory 8M against the whole index. */
 static void trace_checks(const char *path)
 {
@@ -398,7 +523,7 @@ static void trace_checks(const char *path)
 	struct ns_trace_open_opts all = { .index_memory = UINT64_MAX };
 	char err[256];
 	struct ns_trace *a, *b = NULL;
-	uint64_t bad = 0, n = 0, k, loads;
+	uint64_t bad = 0, n = 0, k, loads, named = 0;
 	uint32_t seed = 31337;
 	int cpu;
 	bool ok;
@@ -431,6 +556,13 @@ static void trace_checks(const char *path)
 	      "every event under 8M equals the whole index's (%llu of %llu wrong, %llu loads, "
 	      "%zu of %zu buffers)", (unsigned long long)bad, (unsigned long long)n,
 	      (unsigned long long)loads, b->evpool->nr_bufs, b->evpool->max_bufs);
+	/* built in rounds as it indexed, the order equals the one built after the whole index */
+	bad = order_diff(a, b, &named);
+	CHECK(!bad && ns_trace_index_rounds(a) == 1 && ns_trace_index_rounds(b) > 1,
+	      "the order built in %d rounds under 8M (%llu checkpoints) and the rows of the "
+	      "first namings (%llu) equal those built after the whole index",
+	      ns_trace_index_rounds(b), (unsigned long long)b->nr_order,
+	      (unsigned long long)named);
 	bad = 0;
 	for (k = 0; k < 3000; k++) {
 		uint64_t t = ns_trace_first_ns(a) +
@@ -487,6 +619,7 @@ int main(void)
 
 	pool_checks();
 	group_checks();
+	rounds_checks();
 	snprintf(path, sizeof(path), "%s/traces/big.dat", shared ? shared : "../shared");
 	if (shared && access(path, R_OK) == 0)
 		trace_checks(path);
