@@ -315,6 +315,7 @@ if screen_wait 'Filtering\.\.\. [0-9]+% of 5452492 events +\(Esc cancels\)'; the
 	pass "a filter pass over 5 million events shows its progress"
 else
 	fail "filter progress"
+	screen_dump
 fi
 screen_keys Escape
 if screen_wait 'Filtering cancelled' && ! grep -q '^Filters:' <<<"$SCREEN_LAST" &&
@@ -322,12 +323,14 @@ if screen_wait 'Filtering cancelled' && ! grep -q '^Filters:' <<<"$SCREEN_LAST" 
 	pass "Esc cancels it; no filter is set"
 else
 	fail "cancelling a filter pass"
+	screen_dump
 fi
 screen_type 'jjjjt'
 if screen_wait 'Filters: only task .* of 5452492 shown' 30; then
 	pass "a task filter on 5 million events completes"
 else
 	fail "a task filter on big.dat"
+	screen_dump
 fi
 screen_type 'q'
 exit 0

@@ -1102,7 +1102,7 @@ out:
 }
 
 /* The CPUs' runs before their first switch, and the open ends at the range's end. */
-static int machine_finish(struct machine *m, struct cpu_events *cpus, int nr_cpus)
+static int machine_finish(struct machine *m, int nr_cpus)
 {
 	size_t i;
 	int cpu;
@@ -1349,7 +1349,7 @@ static int analyse(struct ns_trace *trace, const struct ns_filter_set *fs, struc
 		}
 	}
 	if (!ret)
-		ret = machine_finish(m, c.cpus, nr_cpus);
+		ret = machine_finish(m, nr_cpus);
 	if (ret)
 		analyse_error(m, ret, err, err_len);
 out:

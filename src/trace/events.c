@@ -141,6 +141,9 @@ void ns_evpool_share(struct ns_evpool *pool, bool on)
 		pool->private_from = 0;
 		pool->max_bufs = pool->nr_bufs > pool->budget_bufs ? pool->nr_bufs :
 				 pool->budget_bufs;
+		/* set for buffers of the child's time that may never have been made */
+		if (pool->hand >= pool->nr_bufs)
+			pool->hand = 0;
 	}
 	pthread_mutex_unlock(&pool->lock);
 }
@@ -197,6 +200,10 @@ static long buf_take(struct ns_evpool *pool)
 		if (!first)
 			pool->budget_bufs = pool->nr_bufs;
 	}
+	if (pool->nr_bufs <= first)
+		return buf_alloc(pool);
+	if (pool->hand < first || pool->hand >= pool->nr_bufs)
+		pool->hand = first;
 	/* twice round: the first pass may only clear the referenced bits */
 	for (tries = 0; tries < 2 * (pool->nr_bufs - first) + 1; tries++) {
 		size_t b = pool->hand;

@@ -306,7 +306,7 @@ int ns_order_build(struct ns_trace *trace, struct ns_order_probe *probes, size_t
  */
 struct named {
 	uint64_t *idx, *row;		/* sorted by idx */
-	size_t n, cap, next;		/* next: the first not merged yet */
+	size_t n, cap, row_cap, next;	/* next: the first not merged yet */
 };
 
 struct ns_order_stream {
@@ -355,19 +355,9 @@ int ns_order_stream_probe(struct ns_order_stream *os, int cpu, uint64_t idx)
 {
 	struct named *nm = &os->named[cpu];
 
-	if (nm->n == nm->cap) {
-		size_t cap = nm->cap ? nm->cap * 2 : 64;
-		uint64_t *a = realloc(nm->idx, cap * sizeof(*a)), *b;
-
-		if (!a)
-			return -ENOMEM;
-		nm->idx = a;
-		b = realloc(nm->row, cap * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		nm->row = b;
-		nm->cap = cap;
-	}
+	if (NS_GROW(nm->idx, nm->cap, nm->n + 1) ||
+	    NS_GROW(nm->row, nm->row_cap, nm->n + 1))
+		return -ENOMEM;
 	nm->idx[nm->n] = idx;
 	nm->row[nm->n++] = UINT64_MAX;
 	return 0;

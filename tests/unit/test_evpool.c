@@ -254,6 +254,26 @@ static void pool_checks(void)
 		      pool->nr_bufs, (unsigned long long)bad);
 	}
 
+	/*
+	 * A child made and gone before the parent loaded anything (a search
+	 * cancelled at once): the clock's hand, set for the buffers of its
+	 * own that were never made, comes back among the buffers there are.
+	 * Here it once pointed one past the last, and a reload wrote into a
+	 * buffer with no chunk (a crash in narrow.sh and jobkeys.sh).
+	 */
+	{
+		size_t had = pool->nr_bufs;
+
+		ns_evpool_share(pool, true);
+		ns_evpool_share(pool, false);
+		bad = 0;
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			bad += wrong_events(f, cpu, NR_EVENTS, 3000, 29 + (uint32_t)cpu);
+		CHECK(!bad && pool->nr_bufs == had && pool->hand < pool->nr_bufs,
+		      "a child gone before any load: the pool loads into its %zu buffers "
+		      "(hand %zu, %llu wrong)", pool->nr_bufs, pool->hand, (unsigned long long)bad);
+	}
+
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		ns_events_free(&f->ev[cpu]);
 		free(f->w[cpu]);
