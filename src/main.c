@@ -275,6 +275,7 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 		printf("filter_ms %.0f\n", now_ms(CLOCK_MONOTONIC) - t0);
 		printf("filter_rows %llu\n", (unsigned long long)
 		       ns_visible_list_count(vis, ns_trace_nr_events(trace)));
+		printf("filter_bytes %zu\n", ns_visible_bytes(vis));
 	} else if (ret == -ENOMEM) {
 		ns_set_nomem(err, err_len);
 	}

@@ -263,6 +263,8 @@ void ns_visible_pass_free(struct ns_visible_pass *pass);
 int ns_visible_build(struct ns_trace *trace, const struct ns_filter_set *fs,
 		     struct ns_visible **vis, char *err, size_t err_len);
 void ns_visible_free(struct ns_visible *vis);
+/* Bytes its bitmaps hold (0 for NULL). */
+size_t ns_visible_bytes(const struct ns_visible *vis);
 
 /*
  * Queries; @vis may be NULL (nothing filtered). Rows are rows of the trace
