@@ -19,7 +19,8 @@
 #               one zoom or pan step at every zoom level (step_redraw_us_*,
 #               step_levels) and of one list page (list_page_us_*), the wall
 #               time of a search of every event's info (search_ms,
-#               search_events) and of a -F filter (filter_ms, filter_rows),
+#               search_events) and of a -F filter (filter_ms, filter_rows, and
+#               filter_bytes: what its bitmaps hold),
 #               and first_frame_ms when this build prints it
 #   kernelshark-load, libtracecmd-scan: wall seconds and peak RSS (compare)
 #   report|grep `trace-cmd report -i FILE | grep -c -F TEXT`, wall seconds
@@ -373,7 +374,7 @@ echo "  nurseshark $(git -C "$top" describe --always --dirty 2>/dev/null || echo
 # What --stats prints that the bench keeps (first_frame_ms only when the build has it).
 stats_keys="events index_bytes load_ms load_cpu_ms load_peak_rss_kib redraw_us step_levels
 	step_redraws step_redraw_us_max step_redraw_us_median list_pages list_page_us_max
-	list_page_us_median step_redraw_us_max_raw list_page_us_max_raw search_ms search_events search_found filter_ms filter_rows
+	list_page_us_median step_redraw_us_max_raw list_page_us_max_raw search_ms search_events search_found filter_ms filter_rows filter_bytes
 	search_line_ms search_line_events search_line_found first_frame_ms peak_rss_kib
 	task_step_rows task_step_redraw_us_max task_step_redraw_us_median stats_overlay_ms
 	stats_overlay_half_ms"
@@ -561,8 +562,9 @@ for t in "${traces[@]}"; do
 				echo "    (the text was found: the search stopped there, not every event was read)"
 		fi
 		[ -n "$NS_BENCH_FILTER" ] &&
-			printf '  %-18s filter_ms=%s filter_rows=%s   (-F %s)\n' "nurseshark filter" \
-				"${s_filter_ms:-n/a}" "${s_filter_rows:-n/a}" "'$NS_BENCH_FILTER'"
+			printf '  %-18s filter_ms=%s filter_rows=%s filter_bytes=%s   (-F %s)\n' \
+				"nurseshark filter" "${s_filter_ms:-n/a}" "${s_filter_rows:-n/a}" \
+				"${s_filter_bytes:-n/a}" "'$NS_BENCH_FILTER'"
 		printf '  %-18s first_frame_ms=%s\n' "first frame" "${s_first_frame_ms:-n/a}"
 	elif [ -n "$mode" ]; then
 		echo "  nurseshark --stats  not available in this build"
