@@ -26,8 +26,9 @@ size=$(stat -c %s "$copy")
 cp "$copy" "$copy.orig"
 
 screen_start 100 30 "sh -c 'LC_ALL=C $bin --no-session $copy; echo EXITED rc=\$?; exec cat'"
-if ! screen_wait '^CPU0 '; then
+if ! screen_wait '^CPU0 ' 30; then
 	fail "the viewer did not come up on the v6 copy"
+	screen_dump
 	exit 0
 fi
 # the viewer's reader has the first rows in memory: the cut takes the last
