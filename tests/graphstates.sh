@@ -89,8 +89,7 @@ check_span "$w_ns" "$i_ns" % "wakeup latency from $w to the switch-in at $in"
 # tall enough for the whole help
 screen_resize $cols 200
 screen_keys F1
-if screen_wait '% runnable after a wakeup' && grep -q '\. sleeping (S)' <<<"$SCREEN_LAST" &&
-	grep -q '_ uninterruptible (D)' <<<"$SCREEN_LAST" && grep -q '~ preempted' <<<"$SCREEN_LAST"
+if screen_wait_all '% runnable after a wakeup' '\. sleeping \(S\)' '_ uninterruptible \(D\)' '~ preempted'
 then
 	pass "the help's legend gives each state its ASCII glyph"
 else

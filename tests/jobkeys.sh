@@ -46,7 +46,7 @@ else
 	fail "progress line with job-cancel = x"
 fi
 screen_type 'x'
-if screen_wait 'Search cancelled' && grep -q '#0 of 5452492' <<<"$SCREEN_LAST"; then
+if screen_wait_all 'Search cancelled' '#0 of 5452492'; then
 	pass "x cancels the search, the selection stays"
 else
 	fail "x cancels the search"

@@ -89,7 +89,7 @@ screen_wait 'still indexing' && pass "another key says indexing goes on" ||
 	fail "another key says nothing while indexing"
 
 touch "$hold"
-if screen_wait 'of 91631' && ! grep -q '(indexing)' <<<"$SCREEN_LAST"; then
+if screen_wait_all 'of 91631' '!\(indexing\)'; then
 	pass "once indexed, the viewer takes over"
 else
 	fail "the viewer did not take over once indexed"

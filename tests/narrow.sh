@@ -318,8 +318,7 @@ else
 	screen_dump
 fi
 screen_keys Escape
-if screen_wait 'Filtering cancelled' && ! grep -q '^Filters:' <<<"$SCREEN_LAST" &&
-	grep -q '#0 of 5452492' <<<"$SCREEN_LAST"; then
+if screen_wait_all 'Filtering cancelled' '!^Filters:' '#0 of 5452492'; then
 	pass "Esc cancels it; no filter is set"
 else
 	fail "cancelling a filter pass"

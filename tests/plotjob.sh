@@ -40,8 +40,7 @@ if screen_wait_for making_and_moved 60; then
 else
 	fail "no screen with the row's progress and #3 selected"
 fi
-if screen_wait '^lat [0-9.]+[mu]?s +' 120 && grep -q "Latency row added: " <<<"$SCREEN_LAST" &&
-	grep -qE ' #3 of 5452492( |$)' <<<"$SCREEN_LAST"; then
+if SCREEN_TIMEOUT=120 screen_wait_all '^lat [0-9.]+[mu]?s +' 'Latency row added: ' ' #3 of 5452492( |$)'; then
 	pass "then the row appears: $(grep -oE '^lat [0-9.]+[mu]?s' <<<"$SCREEN_LAST"), $(
 		grep -oE 'Latency row added: [0-9]+ pairs' <<<"$SCREEN_LAST")"
 else

@@ -45,7 +45,7 @@ tty_restored() {
 # --- drawing, zoom, markers -------------------------------------------------------
 
 start 80 24
-if screen_wait '^CPU1 ' && grep -q '^CPU0 ' <<<"$SCREEN_LAST" && ! grep -q '^CPU2' <<<"$SCREEN_LAST"; then
+if screen_wait_all '^CPU1 ' '^CPU0 ' '!^CPU2'; then
 	pass "sample.dat (2 CPUs) shows the rows CPU0 and CPU1"
 else
 	fail "one row per CPU"
@@ -101,7 +101,7 @@ else
 fi
 
 screen_keys F1
-if screen_wait 'nurseshark keys' && grep -q 'Zoom in' <<<"$SCREEN_LAST"; then
+if screen_wait_all 'nurseshark keys' 'Zoom in'; then
 	pass "F1 shows the help overlay"
 else
 	fail "F1 shows the help"
@@ -127,21 +127,19 @@ else
 	fail "redraw at 130x30"
 fi
 screen_resize 30 8
-if screen_wait '30x8, need [0-9]+x[0-9]+' && grep -q '^ *Terminal too small: *$' <<<"$SCREEN_LAST" &&
-	grep -q '^ *(q quits) *$' <<<"$SCREEN_LAST" && ! grep -q '^CPU0' <<<"$SCREEN_LAST"; then
+if screen_wait_all '30x8, need [0-9]+x[0-9]+' '^ *Terminal too small: *$' '^ *\(q quits\) *$' '!^CPU0'; then
 	pass "30x8 shows the too-small message whole, on three lines"
 else
-	fail "too-small message at 30x8"
+	fail "too-small message at 30x8"; screen_dump
 fi
 screen_resize 20 5
-if screen_wait '^ *20x5, need [0-9]+x[0-9]+ *$' && grep -q '^ *Terminal too small: *$' <<<"$SCREEN_LAST" &&
-	grep -q '^ *(q quits) *$' <<<"$SCREEN_LAST"; then
+if screen_wait_all '^ *20x5, need [0-9]+x[0-9]+ *$' '^ *Terminal too small: *$' '^ *\(q quits\) *$'; then
 	pass "20x5: the too-small message still whole"
 else
-	fail "too-small message at 20x5"
+	fail "too-small message at 20x5"; screen_dump
 fi
 screen_resize 80 24
-if screen_wait '^CPU1 ' && ! grep -q 'too small' <<<"$SCREEN_LAST"; then
+if screen_wait_all '^CPU1 ' '!too small'; then
 	pass "back to 80x24, the panes return"
 else
 	fail "panes after growing back"

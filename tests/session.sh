@@ -155,7 +155,7 @@ else
 fi
 screen_type 'U'
 if screen_wait 'Started fresh' && screen_wait 'Window: 10171.572790-10174.606952' &&
-	screen_wait 'A: - ' && ! grep -q 'Filters:' <<<"$SCREEN_LAST"; then
+	screen_wait_all 'A: - ' '!Filters:'; then
 	pass "U starts fresh: whole trace, no markers, no filters"
 else
 	fail "U does not start fresh"
@@ -204,8 +204,7 @@ run_nurseshark -s "$tmp/named.ini" "$tmp/copy.dat"
 # clone's, which CI's are): the whole message is read in :messages, where a
 # line that does not fit goes on on the next, cut in a word or at a blank:
 # the screen is read without its line ends and blanks
-if screen_wait 'Session restored' && grep -q 'named.ini: saved for' <<<"$SCREEN_LAST" &&
-	grep -q 'A: 10171.572864  B: 10171.572881' <<<"$SCREEN_LAST" &&
+if screen_wait_all 'Session restored' 'named.ini: saved for' 'A: 10171\.572864  B: 10171\.572881' &&
 	screen_type ':messages' && screen_keys Enter &&
 	screen_wait 'named.ini: saved for' &&
 	tr -d '\n ' <<<"$SCREEN_LAST" |
@@ -218,7 +217,7 @@ screen_keys Escape
 screen_wait_not '^Messages'
 quit >/dev/null
 run_nurseshark -s "$tmp/named.ini"
-if screen_wait 'Session restored' && ! grep -q 'saved for' <<<"$SCREEN_LAST"; then
+if screen_wait_all 'Session restored' '!saved for'; then
 	pass "-s FILE alone opens the trace the session names"
 else
 	fail "-s FILE alone"
@@ -235,7 +234,7 @@ quit >/dev/null
 cp "$other" "$tmp/copy.dat"
 run_nurseshark "$tmp/copy.dat"
 # the message is longer than 80 columns: its whole text is in :messages
-if screen_wait 'Session restored' && grep -q '^A: - ' <<<"$SCREEN_LAST" &&
+if screen_wait_all 'Session restored' '^A: - ' &&
 	screen_type ':messages' && screen_keys Enter &&
 	screen_wait 'ini: the trace changed since'; then
 	pass "a trace recorded again at the same path: said, and its markers are not restored"
@@ -314,7 +313,7 @@ else
 fi
 screen_type 'q'
 screen_keys F1
-if screen_wait '^  z +Zoom in by 2' && grep -q '^  Q  *Quit' <<<"$SCREEN_LAST"; then
+if screen_wait_all '^  z +Zoom in by 2' '^  Q  *Quit'; then
 	pass "q no longer quits, and the help shows z for zoom-in and Q for quit"
 else
 	fail "the help does not show the new bindings"
@@ -344,7 +343,7 @@ fi
 # Esc no longer closes it (the x typed after it narrows the still open picker)
 screen_keys Escape
 screen_type 'x'
-if screen_wait 'type to narrow: x_' && grep -q 'Tasks: ' <<<"$SCREEN_LAST"; then
+if screen_wait_all 'type to narrow: x_' 'Tasks: '; then
 	pass "Esc no longer closes the picker"
 else
 	fail "Esc with picker-close = <C-g>: $(sed -n 2p <<<"$SCREEN_LAST")"

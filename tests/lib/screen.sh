@@ -141,6 +141,30 @@ screen_wait_for() {
 	done
 }
 
+# screen_wait_all REGEX...: polls until one capture matches every REGEX
+# (extended), and none of those written !REGEX. The parts of one frame are
+# checked together, so a half-drawn frame is not taken for the whole.
+screen_wait_all() {
+	local re ok end
+
+	end=$(($(date +%s%N) + SCREEN_TIMEOUT * 1000000000))
+	while :; do
+		SCREEN_LAST=$(screen_capture 2>&1)
+		ok=1
+		for re in "$@"; do
+			if [ "${re:0:1}" = '!' ]; then
+				grep -Eq -- "${re:1}" <<<"$SCREEN_LAST" && ok=0
+			else
+				grep -Eq -- "$re" <<<"$SCREEN_LAST" || ok=0
+			fi
+			[ $ok = 1 ] || break
+		done
+		[ $ok = 1 ] && return 0
+		[ "$(date +%s%N)" -ge "$end" ] && return 1
+		sleep 0.05
+	done
+}
+
 # screen_wait_not REGEX [SECONDS]
 screen_wait_not() {
 	local re=$1 timeout=${2:-$SCREEN_TIMEOUT} end
