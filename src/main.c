@@ -377,11 +377,15 @@ static int print_stats(const char *const *paths, const struct ns_trace_open_opts
 	}
 	fflush(stdout);		/* the figures so far, should a later one fail */
 	if (!ret && *task_keys) {
+		uint64_t reloads = ns_trace_chunk_reloads(trace);
+
 		ret = ns_tui_time_steps(trace, 200, 50, task_keys, &st, err, err_len);
 		if (!ret) {
 			printf("task_step_rows %d\n", st.task_rows);
 			printf("task_step_redraw_us_max %.0f\n", st.step_us_max);
 			printf("task_step_redraw_us_median %.0f\n", st.step_us_median);
+			printf("task_step_chunk_reloads %llu\n",
+			       (unsigned long long)(ns_trace_chunk_reloads(trace) - reloads));
 		}
 	}
 	if (!ret) {

@@ -184,6 +184,8 @@ uint64_t ns_trace_first_ns(const struct ns_trace *trace);
 uint64_t ns_trace_last_ns(const struct ns_trace *trace);
 /* Bytes of memory held by the index (events, runs, order checkpoints). */
 size_t ns_trace_index_bytes(const struct ns_trace *trace);
+/* How many times a chunk of the index was dropped and read again from the file. */
+uint64_t ns_trace_chunk_reloads(const struct ns_trace *trace);
 /* The stretches of time the index was built in (index.c's rounds; 1: the CPUs whole). */
 int ns_trace_index_rounds(const struct ns_trace *trace);
 

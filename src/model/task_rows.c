@@ -8,7 +8,9 @@
  *
  * A task row keeps, for one pid, its spans per CPU (that CPU's runs of the
  * pid, merged where one follows another) and, per CPU, the indexes of its
- * events. The spans of one CPU never overlap and are in time order, so a
+ * events with their timestamps (16 bytes an event of the task: with the
+ * index held by chunks, a column's binary search among the events would
+ * otherwise read a page for each probe). The spans of one CPU never overlap and are in time order, so a
  * column costs, per CPU, a binary search among the spans plus the spans it
  * overlaps, and a binary search among the events. Example: CPU0 runs
  * [0 A][10 B][20 A][30 A], CPU1 runs [0 B][25 A]; the trace ends at 40.
@@ -179,6 +181,7 @@ struct ns_task_row {
 	int nr_cpus;
 	uint64_t *cpu_spans;		/* spans of CPU c: [cpu_spans[c], cpu_spans[c + 1]) */
 	uint64_t **idx;			/* per CPU, the task's event indexes */
+	uint64_t **ts;			/* per CPU, their timestamps */
 	uint64_t *nr_idx;
 	uint64_t nr_events;
 	struct ns_sched_span *states;	/* the task's states in time order */
@@ -288,7 +291,7 @@ static int push_span(struct ns_task_row *tr, size_t *cap, uint64_t start, uint64
 struct ns_task_row *ns_task_row_open(const struct ns_trace *trace, int pid)
 {
 	uint64_t last_ns = ns_trace_last_ns(trace), n, i, k;
-	size_t cap = 0;
+	size_t cap = 0, cap_idx, cap_ts;
 	struct ns_task_row *tr = calloc(1, sizeof(*tr));
 	int cpu;
 
@@ -298,9 +301,10 @@ struct ns_task_row *ns_task_row_open(const struct ns_trace *trace, int pid)
 	tr->pid = pid;
 	tr->nr_cpus = ns_trace_nr_cpus(trace);
 	tr->idx = calloc(tr->nr_cpus ? tr->nr_cpus : 1, sizeof(*tr->idx));
+	tr->ts = calloc(tr->nr_cpus ? tr->nr_cpus : 1, sizeof(*tr->ts));
 	tr->nr_idx = calloc(tr->nr_cpus ? tr->nr_cpus : 1, sizeof(*tr->nr_idx));
 	tr->cpu_spans = calloc(tr->nr_cpus + 1, sizeof(*tr->cpu_spans));
-	if (!tr->idx || !tr->nr_idx || !tr->cpu_spans)
+	if (!tr->idx || !tr->ts || !tr->nr_idx || !tr->cpu_spans)
 		goto fail;
 	for (cpu = 0; cpu < tr->nr_cpus; cpu++) {
 		const struct ns_run *runs = ns_trace_cpu_runs(trace, cpu, &n);
@@ -313,18 +317,25 @@ struct ns_task_row *ns_task_row_open(const struct ns_trace *trace, int pid)
 			    push_span(tr, &cap, runs[i].start_ns, end, cpu))
 				goto fail;
 		}
+		/* one pass: with the index by chunks, each pass reads the pages again */
 		n = ns_trace_cpu_nr_events(trace, cpu);
-		for (i = 0, k = 0; i < n; i++)
-			k += ns_trace_ev_pid(trace, cpu, i) == pid;
-		if (!k)
-			continue;
-		tr->idx[cpu] = malloc(k * sizeof(uint64_t));
-		if (!tr->idx[cpu])
-			goto fail;
-		for (i = 0; i < n && tr->nr_idx[cpu] < k; i++)
-			if (ns_trace_ev_pid(trace, cpu, i) == pid)
-				tr->idx[cpu][tr->nr_idx[cpu]++] = i;
+		for (i = 0, k = 0, cap_idx = 0, cap_ts = 0; i < n; i++) {
+			if (ns_trace_ev_pid(trace, cpu, i) != pid)
+				continue;
+			if (NS_GROW(tr->idx[cpu], cap_idx, k + 1) || NS_GROW(tr->ts[cpu], cap_ts, k + 1))
+				goto fail;
+			tr->idx[cpu][k] = i;
+			tr->ts[cpu][k++] = ns_trace_ev_ts(trace, cpu, i);
+		}
+		tr->nr_idx[cpu] = k;
 		tr->nr_events += k;
+		if (k && k < cap_idx) {	/* what the doubling left over */
+			uint64_t *p = realloc(tr->idx[cpu], k * sizeof(*p));
+
+			tr->idx[cpu] = p ? p : tr->idx[cpu];
+			p = realloc(tr->ts[cpu], k * sizeof(*p));
+			tr->ts[cpu] = p ? p : tr->ts[cpu];
+		}
 	}
 	tr->cpu_spans[tr->nr_cpus] = tr->nr_spans;
 	return tr;
@@ -339,9 +350,14 @@ void ns_task_row_close(struct ns_task_row *tr)
 
 	if (!tr)
 		return;
-	for (cpu = 0; tr->idx && cpu < tr->nr_cpus; cpu++)
-		free(tr->idx[cpu]);
+	for (cpu = 0; cpu < tr->nr_cpus; cpu++) {
+		if (tr->idx)
+			free(tr->idx[cpu]);
+		if (tr->ts)
+			free(tr->ts[cpu]);
+	}
 	free(tr->idx);
+	free(tr->ts);
 	free(tr->nr_idx);
 	free(tr->cpu_spans);
 	free(tr->spans);
@@ -393,7 +409,7 @@ static bool event_before(size_t i, const void *arg)
 {
 	const struct cpu_key *k = arg;
 
-	return ns_trace_ev_ts(k->tr->trace, k->cpu, k->tr->idx[k->cpu][i]) < k->ns;
+	return k->tr->ts[k->cpu][i] < k->ns;
 }
 
 /* The first of the task's events of @cpu at or after @ts (position in idx[cpu]). */
@@ -418,7 +434,7 @@ static int event_in(const struct ns_task_row *tr, const struct ns_visible *vis, 
 			continue;
 		p = event_lower_bound(tr, cpu, a);
 		for (k = 0; p < tr->nr_idx[cpu] && k < NS_TASK_ROW_SCAN; p++, k++) {
-			uint64_t ts = ns_trace_ev_ts(tr->trace, cpu, tr->idx[cpu][p]);
+			uint64_t ts = tr->ts[cpu][p];
 
 			if (ts >= b || ts >= best_ts)
 				break;
@@ -502,7 +518,7 @@ int ns_task_row_nearest(const struct ns_task_row *tr, uint64_t ts_ns, int *cpu_o
 			if (k == 1 && p == 0)
 				continue;
 			q = k == 0 ? p : p - 1;
-			t = ns_trace_ev_ts(tr->trace, cpu, tr->idx[cpu][q]);
+			t = tr->ts[cpu][q];
 			d = t > ts_ns ? t - ts_ns : ts_ns - t;
 			if (d < best_d) {
 				best_d = d;

@@ -35,6 +35,16 @@ int ns_trace_index_rounds(const struct ns_trace *trace)
 	return trace->index_rounds > 1 ? trace->index_rounds : 1;
 }
 
+uint64_t ns_trace_chunk_reloads(const struct ns_trace *trace)
+{
+	uint64_t n = __atomic_load_n(&trace->chunk_reloads, __ATOMIC_RELAXED);
+	int i;
+
+	for (i = 0; trace->multi && i < trace->multi->nr; i++)
+		n += ns_trace_chunk_reloads(trace->multi->sub[i]);
+	return n;
+}
+
 size_t ns_trace_index_bytes(const struct ns_trace *trace)
 {
 	size_t bytes = trace->nr_order * trace->nr_cpus * sizeof(*trace->order);

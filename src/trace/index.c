@@ -870,6 +870,7 @@ static int reload_chunk(void *arg, struct ns_events *e, uint64_t ci, struct ns_e
 
 	if (first >= nr)
 		return -ERANGE;
+	__atomic_fetch_add(&trace->chunk_reloads, 1, __ATOMIC_RELAXED);
 	n = nr - first < NS_EV_CHUNK ? (uint32_t)(nr - first) : NS_EV_CHUNK;
 	/* page offsets grow by a page per page from the CPU's first */
 	page = (c->pages[p].offset - ns_pages_page_offset(trace->pages, e->cpu, 0)) /

@@ -166,14 +166,14 @@ static int scan_pages(struct ns_trace *trace, const struct sched_layout *l, int 
 		ret = 0;
 		if (idx < lo)
 			continue;
-		k = kind_of(l, r.type);
-		if (k == NS_SCHED_NONE && !(flags & NS_SCHED_SCAN_ALL))
-			continue;
-		/* the index and the file must agree */
-		if (r.ts_ns != ns_ev_ts(&c->ev, idx)) {
+		/* the index and the file must agree (without reading the page again) */
+		if (!ns_ev_ts_agrees(&c->ev, idx, r.ts_ns)) {
 			ret = -EIO;
 			break;
 		}
+		k = kind_of(l, r.type);
+		if (k == NS_SCHED_NONE && !(flags & NS_SCHED_SCAN_ALL))
+			continue;
 		ev.ts_ns = r.ts_ns;
 		ev.idx = idx;
 		ev.cpu = cpu;

@@ -351,6 +351,28 @@ static inline uint64_t ns_ev_ts(const struct ns_events *e, uint64_t idx)
 	return ev.ts_ns;
 }
 
+/*
+ * Whether the index agrees that event @idx (indexed already) has timestamp
+ * @ts, as far as it can tell without reading the file: the first and last
+ * events of each group of NS_EV_GROUP, which stay in memory, and every event
+ * of a chunk in memory. A reader of the pages checks the file against the
+ * index this way without reading each page twice, as ns_ev_ts() would for
+ * a chunk that was dropped.
+ */
+static inline bool ns_ev_ts_agrees(const struct ns_events *e, uint64_t idx, uint64_t ts)
+{
+	uint32_t slot = (uint32_t)(idx & (NS_EV_GROUP - 1));
+
+	if (slot == 0)
+		return e->grp[idx >> NS_EV_GROUP_SHIFT][0] == ts;
+	if (slot == NS_EV_GROUP - 1)
+		return e->grp[idx >> NS_EV_GROUP_SHIFT][1] == ts;
+	if (atomic_load_explicit(&e->dir[idx >> NS_EV_CHUNK_SHIFT], memory_order_acquire) &
+	    NS_EV_DIR_BUF_MASK)
+		return ns_ev_ts(e, idx) == ts;
+	return true;
+}
+
 static inline int ns_ev_type(const struct ns_events *e, uint64_t idx)
 {
 	struct ns_event ev;
@@ -500,6 +522,7 @@ struct ns_trace {
 	uint64_t nr_order;
 	struct ns_order_stream *order_stream;	/* while indexing in rounds (index.c) */
 	int index_rounds;			/* the rounds the index took (1: none) */
+	uint64_t chunk_reloads;			/* chunks read again (atomic: any thread) */
 	/*
 	 * Several files: each slot's place among the slots on a tie of
 	 * timestamps (order.c), as report ties its handles: every file's top

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include "../../src/trace/pages.h"
 #include "../../src/trace/trace-int.h"
+#include "nurseshark/trace_sched.h"
 #include "traces.h"
 
 #define NR_CPUS 2
@@ -536,6 +537,13 @@ static void rounds_checks(void)
 	}
 }
 
+static int count_event(void *arg, const struct ns_sched_event *ev)
+{
+	(void)ev;
+	++*(uint64_t *)arg;
+	return 0;
+}
+
 /* A real trace under --index-memory 8M against the whole index. */
 static void trace_checks(const char *path)
 {
@@ -627,6 +635,21 @@ static void trace_checks(const char *path)
 	      "searches by time, windows' events by the groups and random reads under 8M equal "
 	      "the whole index's and a plain binary search's (%llu wrong)",
 	      (unsigned long long)bad);
+	/*
+	 * a pass over every event through the scheduler's scan, as the marker
+	 * bar's timelines and the statistics make: it reads the pages once and
+	 * checks them against the index without reading any chunk again
+	 */
+	loads = ns_trace_chunk_reloads(b);
+	n = 0;
+	bad = 0;
+	for (cpu = 0; cpu < b->nr_cpus; cpu++)
+		bad += ns_trace_sched_scan(b, cpu, 0, ns_trace_cpu_nr_events(b, cpu),
+					   NS_SCHED_SCAN_ALL, count_event, &n) != 0;
+	CHECK(!bad && n == ns_trace_nr_events(b) && ns_trace_chunk_reloads(b) == loads,
+	      "a scheduler scan of all %llu events under 8M reads no chunk again (%llu reads, "
+	      "%llu scans failed)", (unsigned long long)n,
+	      (unsigned long long)(ns_trace_chunk_reloads(b) - loads), (unsigned long long)bad);
 out:
 	ns_trace_close(a);
 	ns_trace_close(b);

@@ -621,9 +621,87 @@ static void check_trace(const char *path)
 	ns_trace_close(trace);
 }
 
+/*
+ * big.dat under --index-memory 8M, where chunks are dropped and read again:
+ * a task row's columns come out as with the whole index, and drawing them
+ * reads no chunk (each column's binary search among the task's events once
+ * read a page a probe: a second a redraw on 28 M events).
+ */
+static void paged_checks(const char *path)
+{
+	struct ns_trace_open_opts small = { .index_memory = 8ull << 20 };
+	struct ns_trace_open_opts all = { .index_memory = UINT64_MAX };
+	struct ns_trace *a, *b = NULL;
+	struct ns_task_row *ra = NULL, *rb = NULL;
+	struct ns_task_bin *x = NULL, *y = NULL;
+	struct ns_task_info *tasks = NULL;
+	uint64_t first, last, reloads, opened, bad = 0, w;
+	int nr, i, best = -1, lvl, col, cols = 200;
+	char err[256];
+	bool ok;
+
+	a = ns_trace_open_async_opts(path, &all, err, sizeof(err));
+	ok = a && !ns_trace_wait(a, err, sizeof(err));
+	b = ok ? ns_trace_open_async_opts(path, &small, err, sizeof(err)) : NULL;
+	ok = b && !ns_trace_wait(b, err, sizeof(err));
+	CHECK(ok, "big.dat opens with --index-memory all and 8M (%s)", ok ? "" : err);
+	if (!ok)
+		goto out;
+	nr = ns_task_list_build(a, &tasks);
+	for (i = 0; i < nr; i++)
+		if (tasks[i].pid && (best < 0 || tasks[i].nr_events > tasks[best].nr_events))
+			best = i;
+	ra = best >= 0 ? ns_task_row_open(a, tasks[best].pid) : NULL;
+	opened = ns_trace_chunk_reloads(b);
+	rb = best >= 0 ? ns_task_row_open(b, tasks[best].pid) : NULL;
+	opened = ns_trace_chunk_reloads(b) - opened;
+	x = calloc(cols, sizeof(*x));
+	y = calloc(cols, sizeof(*y));
+	CHECK(ra && rb && x && y && ns_task_row_nr_events(ra) == ns_task_row_nr_events(rb) &&
+	      ns_task_row_nr_events(rb) > 100000,
+	      "the busiest task's row (pid %d, %llu events) opens under 8M",
+	      best >= 0 ? tasks[best].pid : -1,
+	      rb ? (unsigned long long)ns_task_row_nr_events(rb) : 0ull);
+	if (!ra || !rb || !x || !y)
+		goto out;
+	first = ns_trace_first_ns(a);
+	last = ns_trace_last_ns(a);
+	reloads = ns_trace_chunk_reloads(b);
+	/* the whole trace, then windows 4 times narrower each, across the trace */
+	for (lvl = 0, w = last + 1 - first; w >= (uint64_t)cols; lvl++, w /= 4) {
+		uint64_t step = (last + 1 - first - w) / 7 + 1, start;
+
+		for (start = first; start + w <= last + 1; start += step) {
+			ns_task_row_bins(ra, NULL, start, start + w, cols, x);
+			ns_task_row_bins(rb, NULL, start, start + w, cols, y);
+			for (col = 0; col < cols; col++)
+				bad += x[col].cpu != y[col].cpu || x[col].flags != y[col].flags ||
+				       x[col].state != y[col].state;
+		}
+	}
+	CHECK(!bad, "its columns at %d zoom levels equal the whole index's (%llu differ)", lvl,
+	      (unsigned long long)bad);
+	/* the row's open read every event: under 8M, chunks dropped were read again */
+	CHECK(ns_trace_chunk_reloads(b) == reloads && opened > 0 &&
+	      ns_trace_chunk_reloads(a) == 0,
+	      "drawing them read no chunk again (%llu reads; %llu while the row opened)",
+	      (unsigned long long)(ns_trace_chunk_reloads(b) - reloads),
+	      (unsigned long long)opened);
+out:
+	free(x);
+	free(y);
+	free(tasks);
+	ns_task_row_close(ra);
+	ns_task_row_close(rb);
+	ns_trace_close(a);
+	ns_trace_close(b);
+}
+
 int main(void)
 {
+	const char *shared = check_shared();
 	struct trace_list l;
+	char path[8192];
 	int i;
 
 	if (system("command -v trace-cmd >/dev/null 2>&1")) {
@@ -633,5 +711,10 @@ int main(void)
 	trace_list_load(&l, 0);
 	for (i = 0; i < l.n; i++)
 		check_trace(l.path[i]);
+	snprintf(path, sizeof(path), "%s/traces/big.dat", shared ? shared : "../shared");
+	if (shared && access(path, R_OK) == 0)
+		paged_checks(path);
+	else
+		SKIP("big.dat: %s not found", path);
 	return check_failures ? 1 : 0;
 }
