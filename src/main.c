@@ -263,6 +263,7 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 	struct ns_visible *vis = NULL;
 	struct ns_filter_args a;
 	double t0 = now_ms(CLOCK_MONOTONIC);
+	uint64_t reloads = ns_trace_chunk_reloads(trace);
 	int ret;
 
 	ns_filter_args_init(&a);
@@ -276,6 +277,8 @@ static int stats_filter(struct ns_trace *trace, const char *expr, char *err, siz
 		printf("filter_rows %llu\n", (unsigned long long)
 		       ns_visible_list_count(vis, ns_trace_nr_events(trace)));
 		printf("filter_bytes %zu\n", ns_visible_bytes(vis));
+		printf("filter_chunk_reloads %llu\n",
+		       (unsigned long long)(ns_trace_chunk_reloads(trace) - reloads));
 	} else if (ret == -ENOMEM) {
 		ns_set_nomem(err, err_len);
 	}

@@ -296,6 +296,14 @@ size_t ns_trace_rows(const struct ns_trace *trace, uint64_t first_row, size_t n,
  * the command line's order, then each file's instances; then the lower CPU).
  */
 int ns_trace_tie_rank(const struct ns_trace *trace, int cpu);
+/*
+ * ns_trace_rows_before - how many events of each CPU come before row @row of
+ * the merged order, into @consumed (ns_trace_nr_cpus() counts), known
+ * without reading an event where @row is a multiple of ns_trace_order_stride()
+ * or the number of rows. Returns false (and fills nothing) for other rows.
+ */
+bool ns_trace_rows_before(const struct ns_trace *trace, uint64_t row, uint64_t *consumed);
+uint64_t ns_trace_order_stride(void);
 /* The row of an event given by its position. */
 uint64_t ns_trace_row_of(const struct ns_trace *trace, int cpu, uint64_t idx);
 /* The first row whose timestamp is >= @ts_ns (nr_events if none). */
@@ -510,6 +518,13 @@ void ns_trace_reader_free(struct ns_trace_reader *r);
  * scratch buffer in each expression, so each thread matches with its own.
  */
 struct ns_trace_exprs *ns_trace_exprs_clone(const struct ns_trace_exprs *f);
+/*
+ * ns_trace_event() for a pass that reads the events through @r anyway: where
+ * the event's chunk of the index was dropped, its page is read through @r
+ * (which then gives the same record again without reading it) rather than
+ * read twice, once more for the index.
+ */
+int ns_trace_event_r(struct ns_trace_reader *r, int cpu, uint64_t idx, struct ns_event *ev);
 /* ns_trace_exprs_match() reading through @r (NULL: the screen's reader). */
 int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, int cpu,
 			   uint64_t idx, uint64_t want, uint64_t *match);

@@ -117,6 +117,9 @@ struct ns_visible_pass {
 	atomic_bool cancel;
 	_Atomic uint64_t judged;	/* events judged by the threads */
 	bool judging;			/* the threads run */
+	/* the sweep: the CPUs' counts before a stride of rows, and after it */
+	uint64_t *before, *after;
+	bool swept_indexed;		/* list_cpu[] ranked for the sweep */
 	struct ns_pos pos[NS_VISIBLE_CHUNK];
 };
 
@@ -514,6 +517,8 @@ void ns_visible_pass_free(struct ns_visible_pass *pass)
 	free(pass->verdict);
 	for (i = 0; i < NS_PANES; i++)
 		free(pass->last_shown[i]);
+	free(pass->before);
+	free(pass->after);
 	free(pass);
 }
 
@@ -561,7 +566,10 @@ static int judge(struct ns_visible_pass *pass, struct ns_trace_exprs *tf,
 	struct ns_event ev;
 	int pane;
 
-	ns_trace_event(pass->trace, cpu, idx, &ev);
+	if (reader)
+		ns_trace_event_r(reader, cpu, idx, &ev);
+	else
+		ns_trace_event(pass->trace, cpu, idx, &ev);
 	for (pane = 0; pane < NS_PANES; pane++)
 		ok[pane] = vis->pane[pane].active && cheap_ok(&vis->pane[pane], &ev, cpu);
 	if (!tf || !(ok[0] || ok[1]))
@@ -716,6 +724,45 @@ static int wait_workers(struct ns_visible_pass *pass)
 	return ret ? ret : 1;
 }
 
+/*
+ * The sweep's shortcut: where every CPU's list bits are all clear, or all
+ * set, over the events that make the rows [@row, the next checkpoint of
+ * the order), those rows are the same, with no event read to merge them
+ * (under a small --index-memory the merge reads the pages again). Returns
+ * the rows done so (0: merge them), or a negative errno.
+ */
+static int64_t sweep_uniform(struct ns_visible_pass *pass, uint64_t row)
+{
+	struct ns_visible *vis = pass->vis;
+	uint64_t stride = ns_trace_order_stride(), end, ones = 0, r;
+	int cpu;
+
+	if (!pass->swept_indexed) {
+		if (!pass->before)
+			pass->before = calloc((size_t)vis->nr_cpus + 1, sizeof(*pass->before));
+		if (!pass->after)
+			pass->after = calloc((size_t)vis->nr_cpus + 1, sizeof(*pass->after));
+		if (!pass->before || !pass->after)
+			return -ENOMEM;
+		for (cpu = 0; cpu < vis->nr_cpus; cpu++)
+			if (ns_bitmap_index(&vis->list_cpu[cpu]))
+				return -ENOMEM;
+		pass->swept_indexed = true;
+	}
+	end = row + stride < vis->nr_events ? row + stride : vis->nr_events;
+	if (!ns_trace_rows_before(pass->trace, row, pass->before) ||
+	    !ns_trace_rows_before(pass->trace, end, pass->after))
+		return 0;
+	for (cpu = 0; cpu < vis->nr_cpus; cpu++)
+		ones += ns_bitmap_rank(&vis->list_cpu[cpu], pass->after[cpu]) -
+			ns_bitmap_rank(&vis->list_cpu[cpu], pass->before[cpu]);
+	if (ones && ones != end - row)
+		return 0;
+	for (r = row; ones && r < end; r++)
+		ns_bitmap_set(&vis->list, r);
+	return (int64_t)(end - row);
+}
+
 int ns_visible_pass_step(struct ns_visible_pass *pass, uint64_t budget)
 {
 	struct ns_visible *vis = pass->vis;
@@ -742,6 +789,20 @@ int ns_visible_pass_step(struct ns_visible_pass *pass, uint64_t budget)
 		/* after the threads, only the list's bits by row are left to set */
 		if (pass->nr_workers && !vis->list_filtered)
 			want = 0, pass->row = nr;
+		if (want && pass->nr_workers && pass->row % ns_trace_order_stride() == 0) {
+			int64_t same = sweep_uniform(pass, pass->row);
+
+			if (same < 0)
+				return (int)same;
+			if (same) {
+				pass->row += (uint64_t)same;
+				budget -= (uint64_t)same < budget ? (uint64_t)same : budget;
+				want = 0;
+			} else if (want > ns_trace_order_stride()) {
+				/* merge this stride only: the next may be all one again */
+				want = ns_trace_order_stride();
+			}
+		}
 		got = want ? ns_trace_rows(pass->trace, pass->row, want, pass->pos) : 0;
 		if (want && got != want)
 			return -EIO;

@@ -78,7 +78,12 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cursor *c
 			return NULL;
 		ns_pages_iter_window(cur->rd, window);
 		cur->have_next = false;
+		cur->rd_held = false;
 	}
+	/* the same event again (its pid and type were asked first): still in the window */
+	if (cur->rd_held && cur->rd_idx == idx)
+		return &cur->rd_rec;
+	cur->rd_held = false;
 	if (!cur->have_next || cur->next_idx != idx) {
 		p = ns_cpu_page_of(c, idx);
 		/* page offsets grow by a page per page from the CPU's first */
@@ -96,6 +101,10 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cursor *c
 	if (ret != 1)
 		goto fail;
 	cur->rd_rec = ns_pages_tep_record(&r);
+	cur->rd_pid = r.pid;
+	cur->rd_type = r.type;
+	cur->rd_idx = idx;
+	cur->rd_held = true;
 	return &cur->rd_rec;
 fail:
 	ns_trace_read_failed(trace, ret);
@@ -225,20 +234,45 @@ struct tep_record *ns_trace_read_r(struct ns_trace_reader *r, int cpu, uint64_t 
 	 * buffer per CPU and reader (so not too much more).
 	 */
 	rec = read_pages(trace, cur, cpu, idx, r->cur ? 1u << 20 : 64u << 10);
-	/* the index knows the record's type */
-	if (rec && ns_trace_needs_handle(trace, ns_ev_type(&trace->cpus[cpu].ev, idx))) {
+	/* the page says the record's type (the index would read the page again if dropped) */
+	if (rec && ns_trace_needs_handle(trace, cur->rd_type)) {
 		/* its plugin reads on through libtracecmd: read it there */
 		cur->have_next = false;
 		rec = ns_trace_read_handle(trace, cpu, rec->offset);
 	}
-	/* the index and the file must agree, or we would show another event */
-	if (rec && rec->ts != ns_ev_ts(&trace->cpus[cpu].ev, idx)) {
+	/*
+	 * the index and the file must agree, or we would show another event:
+	 * as far as the index holds in memory (ns_ev_ts_agrees())
+	 */
+	if (rec && !ns_ev_ts_agrees(&trace->cpus[cpu].ev, idx, rec->ts)) {
 		ns_trace_read_done_r(r, rec);
 		rec = NULL;
 	}
 	cur->have_next = rec != NULL;
 	cur->next_idx = idx + 1;
 	return rec;
+}
+
+int ns_trace_event_r(struct ns_trace_reader *r, int cpu, uint64_t idx, struct ns_event *ev)
+{
+	struct ns_trace *trace = r->trace;
+	struct tep_record *rec;
+	struct ns_cursor *cur;
+
+	if (trace->multi || !trace->pages || cpu < 0 || cpu >= trace->nr_cpus ||
+	    idx >= trace->cpus[cpu].nr_events ||
+	    (atomic_load_explicit(&trace->cpus[cpu].ev.dir[idx >> NS_EV_CHUNK_SHIFT],
+				  memory_order_acquire) & NS_EV_DIR_BUF_MASK))
+		return ns_trace_event(trace, cpu, idx, ev);
+	rec = ns_trace_read_r(r, cpu, idx);
+	if (!rec)	/* the index's answer, and its error */
+		return ns_trace_event(trace, cpu, idx, ev);
+	cur = cursor_of(r, cpu);
+	ev->ts_ns = rec->ts;
+	ev->pid = cur->rd_pid;
+	ev->type = cur->rd_type;
+	ns_trace_read_done_r(r, rec);
+	return 0;
 }
 
 void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec)

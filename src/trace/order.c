@@ -445,6 +445,28 @@ static const uint64_t *checkpoint(const struct ns_trace *trace, uint64_t k)
 	return &trace->order[k * trace->nr_cpus];
 }
 
+uint64_t ns_trace_order_stride(void)
+{
+	return NS_ORDER_STRIDE;
+}
+
+bool ns_trace_rows_before(const struct ns_trace *trace, uint64_t row, uint64_t *consumed)
+{
+	int cpu;
+
+	if (row == trace->nr_events) {
+		for (cpu = 0; cpu < trace->nr_cpus; cpu++)
+			consumed[cpu] = ns_trace_cpu_nr_events(trace, cpu);
+		return true;
+	}
+	if (row > trace->nr_events || row % NS_ORDER_STRIDE ||
+	    row / NS_ORDER_STRIDE >= trace->nr_order)
+		return false;
+	memcpy(consumed, checkpoint(trace, row / NS_ORDER_STRIDE),
+	       (size_t)trace->nr_cpus * sizeof(*consumed));
+	return true;
+}
+
 size_t ns_trace_rows(const struct ns_trace *trace, uint64_t first_row, size_t n,
 		     struct ns_pos *out)
 {

@@ -395,6 +395,9 @@ struct ns_cursor {
 	/* the fast reader's iterator and the record it gave */
 	struct ns_pages_iter *rd;
 	struct tep_record rd_rec;
+	int32_t rd_pid, rd_type;	/* rd_rec's, as its page says */
+	uint64_t rd_idx;		/* rd_rec is this event's, while rd_held */
+	bool rd_held;
 };
 
 struct ns_trace_reader {
