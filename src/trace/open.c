@@ -592,6 +592,7 @@ static int attach(struct ns_trace *trace, bool mute)
 {
 	struct tracecmd_input *handle = NULL;
 	int ret, cpu;
+	bool compressed;
 	size_t i;
 
 	ret = open_handle(trace->path, mute, &handle);
@@ -601,9 +602,17 @@ static int attach(struct ns_trace *trace, bool mute)
 	trace->handle = handle;
 	trace->tep = tracecmd_get_tep(trace->handle);
 	memset(trace->event_cache, 0, sizeof(trace->event_cache));
-	trace->page_size = tracecmd_page_size(trace->handle);
-	trace->in_usecs = clock_in_usecs(trace->handle);
-	trace->compressed = tracecmd_get_flags(trace->handle) & NS_TRACECMD_FL_COMPRESSION;
+	/*
+	 * the same file again on a recycle: written only when they change, as
+	 * other indexing threads read them meanwhile (ThreadSanitizer's race)
+	 */
+	if (trace->page_size != tracecmd_page_size(trace->handle))
+		trace->page_size = tracecmd_page_size(trace->handle);
+	if (trace->in_usecs != clock_in_usecs(trace->handle))
+		trace->in_usecs = clock_in_usecs(trace->handle);
+	compressed = tracecmd_get_flags(trace->handle) & NS_TRACECMD_FL_COMPRESSION;
+	if (trace->compressed != compressed)
+		trace->compressed = compressed;
 	trace->bytes_read = 0;
 	for (cpu = 0; trace->cpus && cpu < trace->nr_cpus; cpu++) {
 		trace->cpus[cpu].cur.have_next = false;
