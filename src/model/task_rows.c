@@ -10,9 +10,10 @@
  * pid, merged where one follows another) and, per CPU, the indexes of its
  * events with their timestamps (16 bytes an event of the task: with the
  * index held by chunks, a column's binary search among the events would
- * otherwise read a page for each probe). The spans of one CPU never overlap and are in time order, so a
- * column costs, per CPU, a binary search among the spans plus the spans it
- * overlaps, and a binary search among the events. Example: CPU0 runs
+ * otherwise read a page for each probe). The spans of one CPU never
+ * overlap and are in time order, so a column costs, per CPU, a binary
+ * search among the spans plus the spans it overlaps, and a binary search
+ * among the events. Example: CPU0 runs
  * [0 A][10 B][20 A][30 A], CPU1 runs [0 B][25 A]; the trace ends at 40.
  * Task A's spans are cpu0: [0,10) [20,40), cpu1: [25,40) (a task on two CPUs
  * at once only where the trace says so); a column [20,30) is RUNNING on

@@ -261,8 +261,7 @@ int ns_trace_event_r(struct ns_trace_reader *r, int cpu, uint64_t idx, struct ns
 
 	if (trace->multi || !trace->pages || cpu < 0 || cpu >= trace->nr_cpus ||
 	    idx >= trace->cpus[cpu].nr_events ||
-	    (atomic_load_explicit(&trace->cpus[cpu].ev.dir[idx >> NS_EV_CHUNK_SHIFT],
-				  memory_order_acquire) & NS_EV_DIR_BUF_MASK))
+	    ns_ev_chunk_in_memory(&trace->cpus[cpu].ev, idx >> NS_EV_CHUNK_SHIFT))
 		return ns_trace_event(trace, cpu, idx, ev);
 	rec = ns_trace_read_r(r, cpu, idx);
 	if (!rec)	/* the index's answer, and its error */

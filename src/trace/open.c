@@ -591,8 +591,8 @@ int ns_trace_reopen_handle(const char *path, struct tracecmd_input **handle)
 static int attach(struct ns_trace *trace, bool mute)
 {
 	struct tracecmd_input *handle = NULL;
-	int ret, cpu;
-	bool compressed;
+	int ret, cpu, page_size;
+	bool compressed, in_usecs;
 	size_t i;
 
 	ret = open_handle(trace->path, mute, &handle);
@@ -606,11 +606,13 @@ static int attach(struct ns_trace *trace, bool mute)
 	 * the same file again on a recycle: written only when they change, as
 	 * other indexing threads read them meanwhile (ThreadSanitizer's race)
 	 */
-	if (trace->page_size != tracecmd_page_size(trace->handle))
-		trace->page_size = tracecmd_page_size(trace->handle);
-	if (trace->in_usecs != clock_in_usecs(trace->handle))
-		trace->in_usecs = clock_in_usecs(trace->handle);
+	page_size = tracecmd_page_size(trace->handle);
+	in_usecs = clock_in_usecs(trace->handle);
 	compressed = tracecmd_get_flags(trace->handle) & NS_TRACECMD_FL_COMPRESSION;
+	if (trace->page_size != page_size)
+		trace->page_size = page_size;
+	if (trace->in_usecs != in_usecs)
+		trace->in_usecs = in_usecs;
 	if (trace->compressed != compressed)
 		trace->compressed = compressed;
 	trace->bytes_read = 0;

@@ -359,6 +359,12 @@ static inline uint64_t ns_ev_ts(const struct ns_events *e, uint64_t idx)
  * index this way without reading each page twice, as ns_ev_ts() would for
  * a chunk that was dropped.
  */
+/* Whether chunk @ci of @e is in memory now (a read of it loads nothing). */
+static inline bool ns_ev_chunk_in_memory(const struct ns_events *e, uint64_t ci)
+{
+	return atomic_load_explicit(&e->dir[ci], memory_order_acquire) & NS_EV_DIR_BUF_MASK;
+}
+
 static inline bool ns_ev_ts_agrees(const struct ns_events *e, uint64_t idx, uint64_t ts)
 {
 	uint32_t slot = (uint32_t)(idx & (NS_EV_GROUP - 1));
@@ -367,8 +373,7 @@ static inline bool ns_ev_ts_agrees(const struct ns_events *e, uint64_t idx, uint
 		return e->grp[idx >> NS_EV_GROUP_SHIFT][0] == ts;
 	if (slot == NS_EV_GROUP - 1)
 		return e->grp[idx >> NS_EV_GROUP_SHIFT][1] == ts;
-	if (atomic_load_explicit(&e->dir[idx >> NS_EV_CHUNK_SHIFT], memory_order_acquire) &
-	    NS_EV_DIR_BUF_MASK)
+	if (ns_ev_chunk_in_memory(e, idx >> NS_EV_CHUNK_SHIFT))
 		return ns_ev_ts(e, idx) == ts;
 	return true;
 }
