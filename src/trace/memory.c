@@ -11,9 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include "trace-int.h"
+
+/* Blocks this large or larger are mapped on their own (ns_memory_setup()). */
+#define NS_MMAP_THRESHOLD (128 * 1024)
 
 /* The number in file @path ("max": none), or UINT64_MAX. */
 static uint64_t read_limit(const char *path)
@@ -160,7 +164,47 @@ uint64_t ns_trace_default_index_memory(void)
  */
 void ns_memory_setup(void)
 {
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	mallopt(M_MMAP_THRESHOLD, NS_MMAP_THRESHOLD);
+}
+
+/**
+ * ns_memory_open_begin - malloc() from @len bytes of heap in 2 MB pages
+ *
+ * For libtracecmd's open of a file: a block per section decompressed, the
+ * compressed bytes, and a copy of the section, 5.4, 1 and 5.4 MB for
+ * sample.dat's kallsyms. Mapped on their own (ns_memory_setup()), in 4 kB
+ * pages, their first touch was a fault per page, slow on a virtual machine:
+ * 15 to 20 ms of sample.dat's first frame of about 75, in each of the
+ * guard child and the viewer. Until ns_memory_open_end(), blocks up to
+ * 32 MiB come from the heap, which keeps what is freed; @len bytes of it
+ * are asked for in huge pages first, for libtracecmd's blocks to reuse.
+ */
+void ns_memory_open_begin(size_t len)
+{
+	uintptr_t huge = 2U << 20, start, end;
+	char *p;
+
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	p = malloc(len);
+	if (!p)
+		return;
+	start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	end = ((uintptr_t)p + len) & ~(huge - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	free(p);
+}
+
+/**
+ * ns_memory_open_end - blocks of 128 KiB or more mapped on their own again
+ * And the heap that libtracecmd's blocks freed given back to the kernel.
+ */
+void ns_memory_open_end(void)
+{
+	mallopt(M_MMAP_THRESHOLD, NS_MMAP_THRESHOLD);
+	mallopt(M_TRIM_THRESHOLD, NS_MMAP_THRESHOLD);
+	malloc_trim(0);
 }
 
 static const char *mb(uint64_t bytes, char *buf, size_t len)

@@ -168,38 +168,6 @@ static void limit_memory(unsigned long long budget)
 	setrlimit(RLIMIT_AS, &as);
 }
 
-/*
- * Have malloc() hand out what libtracecmd asks for while it opens the file
- * from @len bytes of heap in 2 MB pages: a block per section decompressed,
- * the compressed bytes, and a copy of the section, 5.4, 1 and 5.4 MB for
- * sample.dat's kallsyms. glibc maps each such block on its own, in 4 kB
- * pages, and a fault per page was most of an open's time on a virtual
- * machine, where a fault is slow (a third of the first frame of sample.dat,
- * in each of the guard child and the viewer). Freeing a mapped block larger
- * than glibc's threshold raises the threshold to it (glibc would raise it
- * to the 5.4 MB at the first section freed), so the next block comes from
- * the heap, which keeps it once freed: that part of the heap is asked for
- * huge pages, and what libtracecmd allocates next reuses it, and the index
- * after it.
- */
-static void huge_heap(size_t len)
-{
-	uintptr_t huge = 2U << 20, start, end;
-	char *p;
-
-	p = malloc(len + (4U << 20));
-	__asm__ volatile("" : : "r"(p) : "memory");	/* not optimised away */
-	free(p);
-	p = malloc(len);
-	if (!p)
-		return;
-	start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	end = ((uintptr_t)p + len) & ~(huge - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-	free(p);
-}
-
 /* The child's side: what libtracecmd makes of the file, as an exit status. */
 static enum guard_result guard_child(const char *path, off_t size)
 {
@@ -211,7 +179,7 @@ static enum guard_result guard_child(const char *path, off_t size)
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 	}
-	huge_heap(24U << 20);	/* it exits once the file is open */
+	ns_memory_open_begin(24U << 20);	/* it exits once the file is open */
 	limit_memory(NS_GUARD_SLACK + 2ULL * (size > 0 ? (unsigned long long)size : 0));
 	alarm(NS_GUARD_SECONDS);
 	ns_trace_symbols_ignore(true);	/* the parent's parses survive any text */
@@ -888,10 +856,11 @@ static struct ns_trace *open_async(const char *path, const struct ns_trace_open_
 	}
 	if (ret)
 		goto fail;
-	huge_heap(12U << 20);
+	ns_memory_open_begin(12U << 20);
 	if (guard > 0)
 		beside_begin(1, &guard, &path, &trace->file_size);
 	ret = attach(trace, true);
+	ns_memory_open_end();
 	if (guard > 0) {
 		beside_end();
 		if (guard_wait(guard, err, err_len)) {
@@ -953,13 +922,14 @@ static int open_batch(struct ns_trace **t, int n, int *failed, char *err, size_t
 	}
 	if (ret)
 		goto reap;
-	huge_heap(12U << 20);
+	ns_memory_open_begin(12U << 20);
 	if (beside_mode)
 		beside_begin(n, guard, path, size);
 	for (k = 0; k < n; k++) {
 		beside.cur = k;
 		attached[k] = attach(t[k], true);
 	}
+	ns_memory_open_end();
 	if (beside_mode)
 		beside_end();
 reap:

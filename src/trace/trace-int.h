@@ -635,6 +635,10 @@ void ns_trace_symbols_ignore(bool ignore);
 bool ns_trace_symbols_ignored(void);
 void ns_trace_kallsyms_attach(struct tep_handle *tep);
 
+/* memory.c */
+void ns_memory_open_begin(size_t len);
+void ns_memory_open_end(void);
+
 /* open.c */
 int ns_trace_open_headers(const char *const *paths, const struct ns_trace_open_opts *opts, int n,
 			  struct ns_trace **out, int *failed, char *err, size_t err_len);
