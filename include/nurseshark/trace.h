@@ -458,7 +458,7 @@ enum ns_trace_exprs_verdict {
 
 /*
  * A list of expressions in the syntax of `trace-cmd report -F`
- * ("sched/sched_switch: prev_pid == 0 || next_comm ~ \"gzip*\""), each
+ * ("sched/sched_switch: prev_pid == 0 || next_comm =~ \"^gzip\""), each
  * compiled by libtraceevent as report compiles one -F.
  */
 struct ns_trace_exprs;

@@ -95,9 +95,16 @@ struct type_verdict {
 };
 
 #define NS_PASS_MAX_THREADS	8
+/*
+ * What threads of a pass write, each their own, is a cache line apart:
+ * sharing one, two threads that wrote their own words at every event made
+ * the line go back and forth between their CPUs, and a third of the pass'
+ * time on big.dat as v6 went to that.
+ */
+#define NS_CACHE_LINE		64
 
 /* One thread of a parallel pass: its own reader and its own copy of the expressions. */
-struct pass_worker {
+struct __attribute__((aligned(NS_CACHE_LINE))) pass_worker {
 	struct ns_visible_pass *pass;
 	struct ns_trace_reader *reader;
 	struct ns_trace_exprs *tf;
@@ -112,7 +119,7 @@ struct ns_visible_pass {
 	struct ns_trace_exprs *tf;	/* NULL without advanced expressions */
 	struct type_verdict *verdict;	/* NS_NR_TYPES entries, with tf */
 	int stack_type[2];		/* ftrace kernel_stack, user_stack; -1 if absent */
-	uint8_t *last_shown[NS_PANES];	/* per CPU: report's last_printed */
+	uint8_t *last_shown[NS_PANES];	/* per CPU, a line apart: report's last_printed */
 	uint64_t row;
 	bool complete;
 	/*
@@ -492,7 +499,8 @@ int ns_visible_pass_begin(struct ns_trace *trace, const struct ns_filter_set *fs
 	if (pass->tf) {
 		pass->verdict = calloc(NS_NR_TYPES, sizeof(*pass->verdict));
 		for (i = 0; i < NS_PANES; i++)
-			pass->last_shown[i] = calloc(nr_cpus > 0 ? (size_t)nr_cpus : 1, 1);
+			pass->last_shown[i] = calloc(nr_cpus > 0 ? (size_t)nr_cpus : 1,
+						     NS_CACHE_LINE);
 		if (!pass->verdict || !pass->last_shown[0] || !pass->last_shown[1])
 			goto fail;
 		pass->stack_type[0] = ns_trace_event_type(trace, "ftrace", "kernel_stack");
@@ -555,11 +563,11 @@ static bool advanced_ok(struct ns_visible_pass *pass, int pane, const struct typ
 	shown = v->show[pane] == V_PASS ||
 		(v->show[pane] == V_MAYBE && (match & p->adv_show));
 	/* a stack trace right after a shown event belongs to it */
-	if (!shown && (!pass->last_shown[pane][cpu] ||
+	if (!shown && (!pass->last_shown[pane][cpu * NS_CACHE_LINE] ||
 		       (ev->type != pass->stack_type[0] && ev->type != pass->stack_type[1])))
 		return false;
 	hidden = v->hide[pane] == V_FAIL || (v->hide[pane] == V_MAYBE && (match & p->adv_hide));
-	pass->last_shown[pane][cpu] = !hidden;
+	pass->last_shown[pane][cpu * NS_CACHE_LINE] = !hidden;
 	return !hidden;
 }
 
@@ -606,7 +614,7 @@ static void *pass_worker_main(void *arg)
 	struct pass_worker *w = arg;
 	struct ns_visible_pass *pass = w->pass;
 	struct ns_visible *vis = pass->vis;
-	int cpu;
+	int cpu, ret = 0;
 
 	while (!atomic_load_explicit(&pass->cancel, memory_order_relaxed)) {
 		uint64_t n, idx, batch = 0;
@@ -615,10 +623,10 @@ static void *pass_worker_main(void *arg)
 		if (cpu >= vis->nr_cpus)
 			break;
 		n = ns_trace_cpu_nr_events(pass->trace, cpu);
-		for (idx = 0; idx < n && !w->ret; idx++) {
+		for (idx = 0; idx < n && !ret; idx++) {
 			bool ok[NS_PANES];
 
-			w->ret = judge(pass, w->tf, w->reader, cpu, idx, ok);
+			ret = judge(pass, w->tf, w->reader, cpu, idx, ok);
 			if (ok[PANE_LIST] && vis->list_filtered)
 				ns_bitmap_set(&vis->list_cpu[cpu], idx);
 			if (ok[PANE_GRAPH] && vis->graph_filtered)
@@ -632,9 +640,10 @@ static void *pass_worker_main(void *arg)
 			}
 		}
 		atomic_fetch_add_explicit(&pass->judged, batch, memory_order_relaxed);
-		if (w->ret)
+		if (ret)
 			break;
 	}
+	w->ret = ret;
 	atomic_fetch_add_explicit(&pass->workers_done, 1, memory_order_release);
 	return NULL;
 }

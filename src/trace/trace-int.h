@@ -635,6 +635,9 @@ void ns_trace_symbols_ignore(bool ignore);
 bool ns_trace_symbols_ignored(void);
 void ns_trace_kallsyms_attach(struct tep_handle *tep);
 
+/* exprs.c */
+int ns_trace_exprs_parts_ours(struct ns_trace_exprs *f, int i);
+
 /* memory.c */
 void ns_memory_open_begin(size_t len);
 void ns_memory_open_end(void);

@@ -255,6 +255,103 @@ static void report_oracle(const char *path)
 	ns_trace_close(trace);
 }
 
+static struct {
+	int ours, some;
+} fast_total;
+
+/*
+ * The matching of src/trace/exprs.c, which evaluates most conditions
+ * itself, against libtraceevent's tep_filter_match() on every event: each
+ * expression that the trace's formats take, with how many of its events'
+ * parts we evaluate (at least one for most: else the comparison would test
+ * only libtraceevent against itself) and how many events match (some must,
+ * for some expressions, and some must not).
+ */
+static const char *const fast_exprs[] = {
+	".*: common_pid == 1",
+	".*: common_pid != 0 && common_preempt_count & 0xf",
+	".*: common_flags & 1 || !(common_pid > 100)",
+	"sched/sched_switch: prev_prio > -1 && next_prio < 120",
+	/* the edges: equal values (prio 120 is common), a signed -1 past 2^32 */
+	"sched/sched_switch: next_prio > 120 || prev_prio <= 100 || prev_prio >= 139",
+	"sched/sched_switch: next_prio >= 120 && prev_prio < 120",
+	"workqueue/workqueue_queue_work: cpu > 5000000000 && req_cpu >= 256",
+	"workqueue/workqueue_queue_work: cpu == -1",	/* parsed as arithmetic, not a comparison */
+	/* arithmetic parses only as a condition of its own (non-zero) */
+	"sched/sched_switch: prev_pid % 7 && prev_pid >> 1 || prev_pid / 3 && !(prev_pid ^ 3)",
+	"sched/sched_switch: prev_pid - 1 && (prev_pid << 1 || next_pid * 2) && next_pid | 1",
+	"sched/sched_switch: prev_pid & 3 && next_pid & 1",
+	"sched/sched_switch: prev_state & 2 || prev_state > 64",
+	"sched/sched_switch: prev_comm == \"swapper/0\" || next_comm != \"bash\"",
+	"sched/sched_switch: prev_comm =~ \"^kworker\" || next_comm !~ \"^s\"",
+	"sched/sched_wakeup: target_cpu != 0 && prio < 130",
+	"sched/sched_waking: pid > 1000 && comm =~ \"sh$\"",
+	"irq/irq_handler_entry: irq >= 3",
+	"irq/softirq_entry: vec == 1 || vec == 7",
+	"timer/.*: common_pid == 0",
+	".*: COMM == \"bash\"",
+	".*: CPU == 1",
+	"sched/sched_process_exec: filename =~ \"sh\"",
+};
+
+static void fast_matches(const char *path)
+{
+	char err[256];
+	struct ns_trace *trace = ns_trace_open(path, err, sizeof(err));
+	size_t e;
+	int cpu;
+
+	if (!trace) {
+		FAIL("%s: open: %s", base_name(path), err);
+		return;
+	}
+	for (e = 0; e < sizeof(fast_exprs) / sizeof(fast_exprs[0]); e++) {
+		struct ns_trace_exprs *f = ns_trace_exprs_alloc(trace);
+		struct tep_event_filter *theirs = tep_filter_alloc(trace->tep);
+		uint64_t events = 0, matched = 0, differ = 0, n, idx;
+		int ours;
+
+		if (!f || !theirs || ns_trace_exprs_add(f, fast_exprs[e], err, sizeof(err)) < 0 ||
+		    tep_filter_add_filter_str(theirs, fast_exprs[e]) < 0) {
+			ns_trace_exprs_free(f);
+			if (theirs)
+				tep_filter_free(theirs);
+			continue;	/* an event this trace lacks */
+		}
+		ours = ns_trace_exprs_parts_ours(f, 0);
+		for (cpu = 0; cpu < ns_trace_nr_cpus(trace); cpu++) {
+			n = ns_trace_cpu_nr_events(trace, cpu);
+			for (idx = 0; idx < n; idx++) {
+				struct tep_record *rec;
+				uint64_t m = 0;
+				int want;
+
+				if (ns_trace_exprs_match(f, cpu, idx, 1, &m))
+					break;
+				rec = ns_trace_read(trace, cpu, idx);
+				if (!rec)
+					break;
+				want = tep_filter_match(theirs, rec);
+				want = want == TEP_ERRNO__FILTER_MATCH || want == TEP_ERRNO__NO_FILTER;
+				ns_trace_read_done(trace, rec);
+				events++;
+				matched += m & 1;
+				differ += (m & 1) != (uint64_t)want;
+			}
+		}
+		CHECK(!differ && events == ns_trace_nr_events(trace),
+		      "%s: '%s': matches as libtraceevent's on every event (%llu of %llu "
+		      "matched, %llu differ; %d events' parts evaluated here)", base_name(path),
+		      fast_exprs[e], (unsigned long long)matched, (unsigned long long)events,
+		      (unsigned long long)differ, ours);
+		fast_total.ours += ours > 0;
+		fast_total.some += matched > 0 && matched < events;
+		ns_trace_exprs_free(f);
+		tep_filter_free(theirs);
+	}
+	ns_trace_close(trace);
+}
+
 /* The stack traces that follow a shown event, as report 3.1.6 shows them. */
 static void stack_traces(void)
 {
@@ -758,7 +855,11 @@ int main(void)
 		view_and_graph(l.path[i]);
 		if (have_report)
 			report_oracle(l.path[i]);
+		fast_matches(l.path[i]);
 	}
+	CHECK(fast_total.ours >= 10 && fast_total.some >= 10,
+	      "filters: conditions evaluated here on %d expressions and traces, matching "
+	      "some events but not all on %d", fast_total.ours, fast_total.some);
 	parallel_pass(UINT64_MAX);
 	parallel_pass(8ull << 20);
 	stream_filters();
