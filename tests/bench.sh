@@ -319,9 +319,21 @@ trace_version() {
 }
 # time_pipe NAME SCRIPT ARGS...: wall seconds of `sh -c SCRIPT sh ARGS...`
 # into $BENCH_OUT/NAME.wall, its output into NAME.out.
+# Read the trace once, untimed, so that each tool timed next starts with the
+# file in the page cache. These machines page out what nobody touched for a
+# minute (DAMON's pageout scheme, /sys/kernel/mm/damon/admin: age 12 of 5 s
+# intervals), so the first tool of each trace (ours) read it cold after the
+# minutes the previous trace's tools took, and the next ones warm: one
+# source of the v6 index's spread (issue 14 asked where it came from).
+warm() {
+	cat "$1" >/dev/null 2>&1
+}
+
 time_pipe() {
 	local name=$1 script=$2
 	shift 2
+	local f
+	for f; do [ -f "$f" ] && warm "$f"; done
 	if /usr/bin/time -f '%e' -o "$BENCH_OUT/time" sh -c "$script" sh "$@" \
 		>"$BENCH_OUT/$name.out" 2>"$BENCH_OUT/$name.err"; then
 		tail -n 1 "$BENCH_OUT/time" >>"$BENCH_OUT/$name.wall"
@@ -481,6 +493,7 @@ for t in "${traces[@]}"; do
 			else
 				args=(--snapshot 80x24 "$t")
 			fi
+			warm "$t"
 			if /usr/bin/time -f '%e %U %S %M' -o "$BENCH_OUT/time" \
 				"$bin" "${args[@]}" >"$BENCH_OUT/stats" 2>"$BENCH_OUT/stats.err"; then
 				read -r wall user sys rss <"$BENCH_OUT/time"
@@ -500,6 +513,7 @@ for t in "${traces[@]}"; do
 			fi
 		fi
 		if [ $have_compare = 1 ]; then
+			warm "$t"
 			"$compare" "$t" >"$BENCH_OUT/compare" 2>&1
 			grep 'kernelshark-load wall_s=' "$BENCH_OUT/compare" | kv wall_s >>"$BENCH_OUT/ks.wall"
 			grep 'kernelshark-load wall_s=' "$BENCH_OUT/compare" | kv maxrss_kib >>"$BENCH_OUT/ks.rss"

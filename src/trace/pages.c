@@ -24,6 +24,8 @@
  */
 #define _FILE_OFFSET_BITS 64	/* 32-bit boards read traces over 2 GiB too */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,6 +72,7 @@ struct ns_pages_iter {
 	long long missed;		/* lost events before the page */
 	/* uncompressed: the part of the file read last (it->window bytes) */
 	unsigned char *win;
+	size_t win_cap;		/* its size */
 	size_t win_len;		/* 0: none, or a page cut by the file's end */
 	uint64_t win_off;
 	/* compressed */
@@ -80,18 +83,95 @@ struct ns_pages_iter {
 	uint32_t chunk_idx;	/* the chunk in @chunk, or UINT32_MAX */
 };
 
+/*
+ * The buffers of this thread's last iterator, kept for its next one: the
+ * window of the file read (uncompressed), or the compressed bytes and the
+ * chunk decompressed (compressed). The scheduler's scans open an iterator
+ * per stretch of events, and each buffer freshly mapped cost a page fault
+ * per 4 kB written: 570 000 of them for the scans of a 1.1 GB v6 file (a
+ * fault is slow on a virtual machine). Freed when the thread ends.
+ */
+enum { BUF_WIN, BUF_ZIN, BUF_CHUNK, NR_BUFS };
+
+struct buf_cache {
+	unsigned char *buf[NR_BUFS];
+	size_t len[NR_BUFS];
+};
+
+static pthread_key_t buf_key;
+static pthread_once_t buf_once = PTHREAD_ONCE_INIT;
+static bool buf_key_ok;
+
+static void buf_cache_free(void *arg)
+{
+	struct buf_cache *bc = arg;
+	int k;
+
+	for (k = 0; k < NR_BUFS; k++)
+		free(bc->buf[k]);
+	free(bc);
+}
+
+static void buf_key_make(void)
+{
+	buf_key_ok = !pthread_key_create(&buf_key, buf_cache_free);
+}
+
+static struct buf_cache *buf_cache(void)
+{
+	struct buf_cache *bc;
+
+	pthread_once(&buf_once, buf_key_make);
+	if (!buf_key_ok)
+		return NULL;
+	bc = pthread_getspecific(buf_key);
+	if (!bc && (bc = calloc(1, sizeof(*bc))) && pthread_setspecific(buf_key, bc)) {
+		free(bc);
+		bc = NULL;
+	}
+	return bc;
+}
+
+/* A buffer of @len bytes for @kind: this thread's kept one if large enough. */
+static unsigned char *buf_get(int kind, size_t len)
+{
+	struct buf_cache *bc = buf_cache();
+	unsigned char *buf;
+
+	if (bc && bc->buf[kind] && bc->len[kind] >= len) {
+		buf = bc->buf[kind];
+		bc->buf[kind] = NULL;
+		return buf;
+	}
+	return malloc(len ? len : 1);
+}
+
+/* Keep @buf (@len bytes) for this thread's next buffer of @kind: the larger of two. */
+static void buf_put(int kind, unsigned char *buf, size_t len)
+{
+	struct buf_cache *bc = buf ? buf_cache() : NULL;
+
+	if (!bc || (bc->buf[kind] && bc->len[kind] >= len)) {
+		free(buf);
+		return;
+	}
+	free(bc->buf[kind]);
+	bc->buf[kind] = buf;
+	bc->len[kind] = len;
+}
+
 void ns_pages_iter_close(struct ns_pages_iter *it)
 {
 	if (!it)
 		return;
-	free(it->win);
+	buf_put(BUF_WIN, it->win, it->win_cap);
 	if (it->zstd)
 		ZSTD_freeDCtx(it->zstd);
 	if (it->zlib_ready)
 		inflateEnd(&it->zlib);
 	free(it->recs);
-	free(it->zin);
-	free(it->chunk);
+	buf_put(BUF_ZIN, it->zin, it->c->max_zsize);
+	buf_put(BUF_CHUNK, it->chunk, it->c->max_size);
 	free(it);
 }
 
@@ -115,8 +195,8 @@ struct ns_pages_iter *ns_pages_iter_open(const struct ns_pages *p, int cpu, uint
 	if (!it->recs)
 		goto fail;
 	if (p->compressed) {
-		it->zin = malloc(it->c->max_zsize ? it->c->max_zsize : 1);
-		it->chunk = malloc(it->c->max_size ? it->c->max_size : 1);
+		it->zin = buf_get(BUF_ZIN, it->c->max_zsize);
+		it->chunk = buf_get(BUF_CHUNK, it->c->max_size);
 		if (!it->zin || !it->chunk)
 			goto fail;
 		if (p->codec == CODEC_ZSTD) {
@@ -140,7 +220,7 @@ void ns_pages_iter_window(struct ns_pages_iter *it, size_t bytes)
 {
 	bytes = bytes > (size_t)it->p->page_size ? bytes : (size_t)it->p->page_size;
 	if (bytes != it->window) {
-		free(it->win);
+		buf_put(BUF_WIN, it->win, it->win_cap);
 		it->win = NULL;
 		it->win_len = 0;
 	}
@@ -180,7 +260,8 @@ static const unsigned char *file_page(struct ns_pages_iter *it)
 	if (it->win_len && off >= it->win_off && off + ps <= it->win_off + it->win_len)
 		return it->win + (off - it->win_off);
 	if (!it->win) {
-		it->win = malloc(it->window);
+		it->win = buf_get(BUF_WIN, it->window);
+		it->win_cap = it->window;
 		if (!it->win) {
 			it->err = -ENOMEM;
 			return NULL;

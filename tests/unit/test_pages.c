@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <trace-cmd.h>
@@ -781,6 +782,82 @@ static void check_opens_apart(const char *dir)
 	      calls, atomic_load(&options_most));
 }
 
+/* Two scans of CPU 0 in a thread of their own: the faults of each. */
+struct kept {
+	const struct ns_pages *pages;
+	long faults[2];
+	uint64_t events[2];
+};
+
+static void *scan_twice(void *arg)
+{
+	struct kept *k = arg;
+	struct ns_pages_record r;
+	struct rusage ru0, ru1;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct ns_pages_iter *it;
+
+		getrusage(RUSAGE_THREAD, &ru0);
+		it = ns_pages_iter_open(k->pages, 0, 0, UINT64_MAX);
+		/* larger than any block free in an arena: mapped afresh unless kept */
+		if (it)
+			ns_pages_iter_window(it, 4u << 20);
+		while (it && ns_pages_iter_next(it, &r) == 1)
+			k->events[i]++;
+		ns_pages_iter_close(it);
+		getrusage(RUSAGE_THREAD, &ru1);
+		k->faults[i] = ru1.ru_minflt - ru0.ru_minflt;
+	}
+	return NULL;
+}
+
+/*
+ * An iterator's window of an uncompressed file is kept by its thread for
+ * the next iterator, with blocks of 128 KiB or more mapped on their own as
+ * the program has them (ns_memory_setup()): the second scan of a CPU's
+ * pages faults in no new window. (The scheduler's scans open an iterator
+ * per stretch of events; fresh windows were 570 000 faults on a 1.1 GB v6
+ * file.)
+ */
+static void check_buffers_kept(const char *path)
+{
+	struct tracecmd_input *h = open_tc(path);
+	struct kept k = { 0 };
+	char err[256] = "";
+	struct ns_pages *pages;
+	pthread_t t;
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	SKIP("kept windows: the sanitizer's allocator maps memory its own way");
+	if (h)
+		tracecmd_close(h);
+	return;
+#endif
+	pages = h ? ns_pages_open_buffers(path, tracecmd_get_tep(h), top_only, 1, err,
+					   sizeof(err)) : NULL;
+	if (!pages) {
+		FAIL("kept windows: open %s: %s", path, err);
+		if (h)
+			tracecmd_close(h);
+		return;
+	}
+	ns_memory_setup();
+	k.pages = pages;
+	if (pthread_create(&t, NULL, scan_twice, &k)) {
+		FAIL("kept windows: start a thread");
+	} else {
+		pthread_join(t, NULL);
+		CHECK(k.events[0] > 10000 && k.events[1] == k.events[0] && k.faults[0] >= 32 &&
+		      k.faults[1] <= k.faults[0] / 4,
+		      "kept windows: the second scan of CPU 0 (%llu events) faults %ld times, "
+		      "the first %ld", (unsigned long long)k.events[0], k.faults[1], k.faults[0]);
+	}
+	ns_pages_close(pages);
+	tracecmd_close(h);
+}
+
 static void check_rewritten(const char *dir, const char *sample)
 {
 	char none[4096], path[4096], cmd[16384], err[256] = "";
@@ -806,6 +883,8 @@ static void check_rewritten(const char *dir, const char *sample)
 		FAIL("`trace-cmd convert --file-version 6` of the sample");
 	else
 		check_trace(path, "sample as v6", 91631, NULL);
+	if (!access(path, R_OK))
+		check_buffers_kept(path);
 
 	/* odd chunk sizes: the chunk table and libtracecmd's offsets for them */
 	snprintf(path, sizeof(path), "%s/rechunk-zstd.dat", dir);
