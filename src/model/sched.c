@@ -584,6 +584,8 @@ struct machine {
 	int nr_gap_cpus;
 	/* the timelines' bytes, the most they took and may take (-EFBIG past it) */
 	uint64_t timeline_bytes, timeline_peak, timeline_cap;
+	uint64_t timeline_trimmed;	/* timeline_bytes after the last timeline_fit() */
+	int task_err;			/* why task_get() gave none: -ENOMEM, -EFBIG */
 };
 
 /*
@@ -591,6 +593,8 @@ struct machine {
  * 4), and what it holds, filled or not, counts in the timelines' bytes.
  * 0, -ENOMEM, or -EFBIG past their share of memory.
  */
+static void timeline_fit(struct machine *m);
+
 static int timeline_grow(struct machine *m, void **arr, size_t *cap, size_t need, size_t size)
 {
 	size_t ncap;
@@ -603,6 +607,22 @@ static int timeline_grow(struct machine *m, void **arr, size_t *cap, size_t need
 		ncap = need;
 	if (ncap > SIZE_MAX / size)
 		return -ENOMEM;
+	/*
+	 * Near the cap, every array cut down to what it holds (once per 1/32
+	 * of the cap grown since), then grown by an eighth, a page's worth at
+	 * most: their slack made the peak 147 MB where they held 124 MB at
+	 * the end (115 M events in 3 buffers), past the 128 MB that a 512 MB
+	 * cgroup leaves them. Large arrays are mapped on their own: realloc()
+	 * moves no bytes.
+	 */
+	if (m->timeline_bytes + (ncap - *cap) * size > m->timeline_cap) {
+		if (m->timeline_bytes > m->timeline_trimmed + m->timeline_cap / 32) {
+			timeline_fit(m);
+			m->timeline_trimmed = m->timeline_bytes;
+		}
+		ncap = *cap / 8 < 4096 / size ? *cap / 8 : 4096 / size;
+		ncap += need + 1;
+	}
 	m->timeline_bytes += (ncap - *cap) * size;
 	if (m->timeline_bytes > m->timeline_cap)
 		return -EFBIG;
@@ -678,15 +698,35 @@ static struct task *task_get(struct machine *m, int pid)
 				return &m->tasks[m->slots[h] - 1];
 	}
 	size_t had = m->cap_tasks * sizeof(*m->tasks) + m->nr_slots * sizeof(*m->slots);
+	uint64_t more = 0;
 
+	/*
+	 * The timelines' bytes count the tasks too, held to the cap: near it,
+	 * the arrays are cut to what they hold before the tasks' grow.
+	 */
+	m->task_err = -ENOMEM;
+	if ((m->nr_tasks + 1) * 2 > m->nr_slots)
+		more += (m->nr_slots ? m->nr_slots : 512) * sizeof(*m->slots);
+	if (m->nr_tasks + 1 > m->cap_tasks)
+		more += (m->cap_tasks ? m->cap_tasks : 16) * sizeof(*m->tasks);
+	if (m->timeline && more && m->timeline_bytes + more > m->timeline_cap) {
+		timeline_fit(m);
+		m->timeline_trimmed = m->timeline_bytes;
+	}
 	if ((m->nr_tasks + 1) * 2 > m->nr_slots && rehash(m))
 		return NULL;
 	if (NS_GROW(m->tasks, m->cap_tasks, m->nr_tasks + 1))
 		return NULL;
-	/* the timelines' bytes count the tasks too (timeline_grow() holds them to the cap) */
-	if (m->timeline)
+	if (m->timeline) {
 		m->timeline_bytes += m->cap_tasks * sizeof(*m->tasks) +
 				     m->nr_slots * sizeof(*m->slots) - had;
+		if (m->timeline_bytes > m->timeline_cap) {
+			m->task_err = -EFBIG;
+			return NULL;
+		}
+		if (m->timeline_bytes > m->timeline_peak)
+			m->timeline_peak = m->timeline_bytes;
+	}
 	t = &m->tasks[m->nr_tasks];
 	memset(t, 0, sizeof(*t));
 	t->st.pid = pid;
@@ -801,7 +841,7 @@ static int charge_run(struct machine *m, int cpu, int pid, uint64_t a, uint64_t 
 	struct task *t = task_get(m, pid);
 
 	if (!t)
-		return -ENOMEM;
+		return m->task_err;
 	d = d > lost ? d - lost : 0;
 	t->st.state_ns[NS_TS_RUNNING] += d;
 	t->st.unknown_ns += lost;
@@ -924,7 +964,7 @@ static int on_switch(struct machine *m, const struct ns_sched_event *ev)
 	if (ev->pid > 0) {
 		t = task_get(m, ev->pid);
 		if (!t)
-			return -ENOMEM;
+			return m->task_err;
 		/*
 		 * Switched out while not running: its switch-in was not
 		 * recorded (lost events): how long it was in its last state
@@ -943,7 +983,7 @@ static int on_switch(struct machine *m, const struct ns_sched_event *ev)
 	m->run_since[cpu] = ev->ts_ns;
 	t = task_get(m, ev->next_pid);
 	if (!t)
-		return -ENOMEM;
+		return m->task_err;
 	if (in_range(m, ev->ts_ns))
 		t->st.runs++;
 	if (ev->next_pid <= 0)
@@ -992,7 +1032,7 @@ static int on_implicit(struct machine *m, const struct ns_sched_event *ev)
 		return 0;
 	t = task_get(m, ev->pid);
 	if (!t)
-		return -ENOMEM;
+		return m->task_err;
 	if (t->state == NS_TS_RUNNING)
 		return 0;
 	if (in_range(m, ev->ts_ns) && t->state != NS_TS_UNKNOWN)
@@ -1009,7 +1049,7 @@ static int on_wakeup(struct machine *m, const struct ns_sched_event *ev)
 		return 0;
 	t = task_get(m, ev->pid);
 	if (!t)
-		return -ENOMEM;
+		return m->task_err;
 	if (ev->kind == NS_SCHED_WAKING) {
 		t->waking = at;
 		return 0;
