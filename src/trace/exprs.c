@@ -126,7 +126,8 @@ struct ns_trace_exprs {
  * event of its traces.
  */
 struct fast {
-	uint16_t *slot;		/* NS_EV_TYPE_MAP entries: 1 + the part's index, 0: none */
+	uint16_t *slot;		/* by event type: 1 + the part's index, 0: none */
+	int nr_slots;		/* the highest type named, plus one */
 	uint8_t *ours;		/* per part: evaluated here */
 };
 
@@ -340,7 +341,13 @@ static struct fast *fast_of(struct ns_trace_exprs *f, int i)
 	fa = calloc(1, sizeof(*fa));
 	if (!fa)
 		return NULL;
-	fa->slot = calloc(NS_EV_TYPE_MAP, sizeof(*fa->slot));
+	for (k = 0; k < filter->filters; k++) {
+		int id = filter->event_filters[k].event_id;
+
+		if (id >= 0 && id < NS_EV_TYPE_MAP && id >= fa->nr_slots)
+			fa->nr_slots = id + 1;
+	}
+	fa->slot = calloc((size_t)fa->nr_slots + 1, sizeof(*fa->slot));
 	fa->ours = calloc((size_t)filter->filters + 1, 1);
 	if (!fa->slot || !fa->ours || filter->filters >= UINT16_MAX) {
 		fast_free(fa);
@@ -407,8 +414,8 @@ static bool match_one(struct ns_trace_exprs *f, int i, struct tep_record *rec)
 		return true;	/* TEP_ERRNO__NO_FILTER, which report counts as a match */
 	fa = fast_of(f, i);
 	type = fa ? record_type(f, rec) : -1;
-	if (fa && type >= 0 && type < NS_EV_TYPE_MAP) {
-		k = fa->slot[type];
+	if (fa && type >= 0) {
+		k = type < fa->nr_slots ? fa->slot[type] : 0;
 		if (!k)
 			return false;	/* TEP_ERRNO__FILTER_NOT_FOUND */
 		if (fa->ours[k - 1]) {

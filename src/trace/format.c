@@ -100,7 +100,7 @@ static struct tep_record *read_pages(struct ns_trace *trace, struct ns_cursor *c
 	ret = ns_pages_iter_next(cur->rd, &r);
 	if (ret != 1)
 		goto fail;
-	cur->rd_rec = ns_pages_tep_record(&r);
+	ns_pages_set_tep_record(&cur->rd_rec, &r);	/* its other fields stay 0 */
 	cur->rd_pid = r.pid;
 	cur->rd_type = r.type;
 	cur->rd_idx = idx;
@@ -326,7 +326,9 @@ struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 	}
 	r = calloc(1, sizeof(*r));
 	if (r)
-		r->cur = calloc(trace->nr_cpus + 1, sizeof(*r->cur));
+		r->cur = aligned_alloc(64, (trace->nr_cpus + 1) * sizeof(*r->cur));
+	if (r && r->cur)
+		memset(r->cur, 0, (trace->nr_cpus + 1) * sizeof(*r->cur));
 	if (!r || !r->cur) {
 		free(r);
 		return NULL;
