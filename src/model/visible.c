@@ -96,15 +96,16 @@ struct type_verdict {
 
 #define NS_PASS_MAX_THREADS	8
 /*
- * What threads of a pass write, each their own, is a cache line apart:
- * sharing one, two threads that wrote their own words at every event made
- * the line go back and forth between their CPUs, and a third of the pass'
- * time on big.dat as v6 went to that.
+ * What threads of a pass write at every event, each their own, is a cache
+ * line apart (the report's last_printed of each CPU), or kept in a local
+ * until the end (a worker's error): sharing a line, two threads that wrote
+ * their own words at every event made it go back and forth between their
+ * CPUs, a third of the pass' time on a 28 M-event v6 file.
  */
 #define NS_CACHE_LINE		64
 
 /* One thread of a parallel pass: its own reader and its own copy of the expressions. */
-struct __attribute__((aligned(NS_CACHE_LINE))) pass_worker {
+struct pass_worker {
 	struct ns_visible_pass *pass;
 	struct ns_trace_reader *reader;
 	struct ns_trace_exprs *tf;

@@ -200,7 +200,8 @@ static uint64_t field_value(const struct tep_format_field *fl, const struct tep_
 	switch (fl->size) {
 	case 1:
 		memcpy(&v8, p, 1);
-		return sign ? (uint64_t)(int64_t)(int8_t)v8 : v8;
+		/* libtraceevent casts to char: no sign where char has none (arm) */
+		return sign ? (uint64_t)(int64_t)(char)v8 : v8;
 	case 2:
 		memcpy(&v16, p, 2);
 		return sign ? (uint64_t)(int64_t)(int16_t)v16 : v16;
@@ -242,9 +243,9 @@ static uint64_t value_of(const struct ns_trace_exprs *f, const struct tep_filter
 	case TEP_FILTER_EXP_MOD:
 		return r ? l % r : 0;
 	case TEP_FILTER_EXP_RSHIFT:
-		return r < 64 ? l >> r : 0;	/* x86 shifts by r % 64; unlikely in a filter */
+		return l >> (r & 63);	/* as x86-64 and arm64 shift: by r % 64 */
 	case TEP_FILTER_EXP_LSHIFT:
-		return r < 64 ? l << r : 0;
+		return l << (r & 63);
 	case TEP_FILTER_EXP_AND:
 		return l & r;
 	case TEP_FILTER_EXP_OR:
@@ -414,7 +415,7 @@ static bool match_one(struct ns_trace_exprs *f, int i, struct tep_record *rec)
 		return true;	/* TEP_ERRNO__NO_FILTER, which report counts as a match */
 	fa = fast_of(f, i);
 	type = fa ? record_type(f, rec) : -1;
-	if (fa && type >= 0) {
+	if (fa && type >= 0 && type < NS_EV_TYPE_MAP) {
 		k = type < fa->nr_slots ? fa->slot[type] : 0;
 		if (!k)
 			return false;	/* TEP_ERRNO__FILTER_NOT_FOUND */

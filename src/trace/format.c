@@ -326,9 +326,7 @@ struct ns_trace_reader *ns_trace_reader_new(struct ns_trace *trace)
 	}
 	r = calloc(1, sizeof(*r));
 	if (r)
-		r->cur = aligned_alloc(64, (trace->nr_cpus + 1) * sizeof(*r->cur));
-	if (r && r->cur)
-		memset(r->cur, 0, (trace->nr_cpus + 1) * sizeof(*r->cur));
+		r->cur = calloc(trace->nr_cpus + 1, sizeof(*r->cur));
 	if (!r || !r->cur) {
 		free(r);
 		return NULL;

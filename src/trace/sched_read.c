@@ -144,14 +144,16 @@ static int scan_pages(struct ns_trace *trace, const struct sched_layout *l, int 
 		      int (*fn)(void *arg, const struct ns_sched_event *ev), void *arg)
 {
 	const struct ns_cpu *c = &trace->cpus[cpu];
-	uint64_t p = ns_cpu_page_of(c, lo), idx = c->pages[p].first_idx;
 	uint64_t base = ns_pages_page_offset(trace->pages, cpu, 0), ps = (uint64_t)trace->page_size;
 	struct ns_pages_iter *it;
 	struct ns_pages_record r;
+	uint64_t p, idx;
 	int ret = 0, k;
 
 	if (hi <= lo)
 		return 0;
+	p = ns_cpu_page_of(c, lo);
+	idx = c->pages[p].first_idx;
 	/* the pages of [lo, hi) only: a window reads no further than they go */
 	it = ns_pages_iter_open(trace->pages, cpu, (c->pages[p].offset - base) / ps,
 				(c->pages[ns_cpu_page_of(c, hi - 1)].offset - base) / ps + 1);

@@ -394,7 +394,7 @@ struct ns_pages_iter;
  * reading the next one is sequential. The trace has one per CPU for the
  * screen; a struct ns_trace_reader has its own, for another thread.
  */
-struct __attribute__((aligned(64))) ns_cursor {
+struct ns_cursor {
 	uint64_t next_idx;
 	bool have_next;
 	/* the fast reader's iterator and the record it gave */

@@ -281,6 +281,7 @@ static const char *const fast_exprs[] = {
 	"sched/sched_switch: prev_pid % 7 && prev_pid >> 1 || prev_pid / 3 && !(prev_pid ^ 3)",
 	"sched/sched_switch: prev_pid - 1 && (prev_pid << 1 || next_pid * 2) && next_pid | 1",
 	"sched/sched_switch: prev_pid & 3 && next_pid & 1",
+	"sched/sched_switch: prev_pid >> 65 && next_pid << 64",	/* shifts by r % 64 */
 	"sched/sched_switch: prev_state & 2 || prev_state > 64",
 	"sched/sched_switch: prev_comm == \"swapper/0\" || next_comm != \"bash\"",
 	"sched/sched_switch: prev_comm =~ \"^kworker\" || next_comm !~ \"^s\"",
