@@ -102,7 +102,6 @@ struct ns_trace_exprs {
 	struct ns_trace_exprs **sub;
 	int8_t (*at)[NS_TRACE_EXPRS_MAX];
 	struct fast *fast[NS_TRACE_EXPRS_MAX];	/* made at the first match */
-	int type_offset, type_size;		/* common_type; 0: not looked up yet */
 };
 
 /*
@@ -215,8 +214,8 @@ static uint64_t field_value(const struct tep_format_field *fl, const struct tep_
 }
 
 /* A value, as get_arg_value() makes it; *@short_rec if the record lacks a field. */
-static uint64_t value_of(const struct ns_trace_exprs *f, const struct tep_filter_arg *a,
-			 const struct tep_record *rec, bool *short_rec)
+static uint64_t value_of(const struct tep_filter_arg *a, const struct tep_record *rec,
+			 bool *short_rec)
 {
 	uint64_t l, r;
 
@@ -229,8 +228,8 @@ static uint64_t value_of(const struct ns_trace_exprs *f, const struct tep_filter
 	}
 	if (a->type == TEP_FILTER_ARG_VALUE)
 		return a->value.val;
-	l = value_of(f, a->exp.left, rec, short_rec);
-	r = value_of(f, a->exp.right, rec, short_rec);
+	l = value_of(a->exp.left, rec, short_rec);
+	r = value_of(a->exp.right, rec, short_rec);
 	switch (a->exp.type) {
 	case TEP_FILTER_EXP_ADD:
 		return l + r;
@@ -280,8 +279,8 @@ static bool test_str_ours(const struct tep_filter_arg *a, const struct tep_recor
 	}
 }
 
-static bool test_of(const struct ns_trace_exprs *f, const struct tep_filter_arg *a,
-		    const struct tep_record *rec, bool *short_rec)
+static bool test_of(const struct tep_filter_arg *a, const struct tep_record *rec,
+		    bool *short_rec)
 {
 	uint64_t l, r;
 
@@ -290,15 +289,15 @@ static bool test_of(const struct ns_trace_exprs *f, const struct tep_filter_arg 
 		return a->boolean.value;
 	case TEP_FILTER_ARG_OP:
 		if (a->op.type == TEP_FILTER_OP_AND)
-			return test_of(f, a->op.left, rec, short_rec) &&
-			       test_of(f, a->op.right, rec, short_rec);
+			return test_of(a->op.left, rec, short_rec) &&
+			       test_of(a->op.right, rec, short_rec);
 		if (a->op.type == TEP_FILTER_OP_OR)
-			return test_of(f, a->op.left, rec, short_rec) ||
-			       test_of(f, a->op.right, rec, short_rec);
-		return !test_of(f, a->op.right, rec, short_rec);
+			return test_of(a->op.left, rec, short_rec) ||
+			       test_of(a->op.right, rec, short_rec);
+		return !test_of(a->op.right, rec, short_rec);
 	case TEP_FILTER_ARG_NUM:
-		l = value_of(f, a->num.left, rec, short_rec);
-		r = value_of(f, a->num.right, rec, short_rec);
+		l = value_of(a->num.left, rec, short_rec);
+		r = value_of(a->num.right, rec, short_rec);
 		switch (a->num.type) {
 		case TEP_FILTER_CMP_EQ:
 			return l == r;
@@ -316,7 +315,7 @@ static bool test_of(const struct ns_trace_exprs *f, const struct tep_filter_arg 
 	case TEP_FILTER_ARG_STR:
 		return test_str_ours(a, rec, short_rec);
 	default:
-		return value_of(f, a, rec, short_rec) != 0;
+		return value_of(a, rec, short_rec) != 0;
 	}
 }
 
@@ -367,25 +366,6 @@ static struct fast *fast_of(struct ns_trace_exprs *f, int i)
 	return fa;
 }
 
-/* The record's event type, read where its format says (tep_data_type()). */
-static int record_type(struct ns_trace_exprs *f, const struct tep_record *rec)
-{
-	if (!f->type_size) {
-		struct tep_event *ev = tep_get_first_event(f->tep);
-		struct tep_format_field *fl = ev ? tep_find_common_field(ev, "common_type") : NULL;
-
-		bool swap = tep_is_file_bigendian(f->tep) != tep_is_local_bigendian(f->tep);
-
-		f->type_offset = fl ? fl->offset : 0;
-		f->type_size = fl && !swap && (fl->size == 1 || fl->size == 2 || fl->size == 4) ?
-			       fl->size : -1;
-	}
-	if (f->type_size < 0 || f->type_offset + f->type_size > rec->size)
-		return tep_data_type(f->tep, (struct tep_record *)rec);
-	return (int)field_value(&(struct tep_format_field){ .offset = f->type_offset,
-							   .size = f->type_size }, rec);
-}
-
 /**
  * ns_trace_exprs_parts_ours - how many events' parts of expression @i are
  * evaluated here rather than by tep_filter_match() (for the tests); -1 if
@@ -403,24 +383,23 @@ int ns_trace_exprs_parts_ours(struct ns_trace_exprs *f, int i)
 	return n;
 }
 
-/* Whether @rec matches expression @i, as tep_filter_match() says. */
-static bool match_one(struct ns_trace_exprs *f, int i, struct tep_record *rec)
+/* Whether @rec, of event @type, matches expression @i, as tep_filter_match() says. */
+static bool match_one(struct ns_trace_exprs *f, int i, struct tep_record *rec, int type)
 {
 	struct tep_event_filter *filter = f->filter[i];
 	struct fast *fa;
-	int type, k;
 	bool short_rec = false, yes;
+	int k;
 
 	if (!filter->filters)
 		return true;	/* TEP_ERRNO__NO_FILTER, which report counts as a match */
 	fa = fast_of(f, i);
-	type = fa ? record_type(f, rec) : -1;
 	if (fa && type >= 0 && type < NS_EV_TYPE_MAP) {
 		k = type < fa->nr_slots ? fa->slot[type] : 0;
 		if (!k)
 			return false;	/* TEP_ERRNO__FILTER_NOT_FOUND */
 		if (fa->ours[k - 1]) {
-			yes = test_of(f, filter->event_filters[k - 1].filter, rec, &short_rec);
+			yes = test_of(filter->event_filters[k - 1].filter, rec, &short_rec);
 			if (!short_rec)
 				return yes;
 		}
@@ -781,7 +760,6 @@ static int recompile(struct ns_trace_exprs *f)
 		f->fast[i] = NULL;
 	}
 	f->tep = f->trace->tep;
-	f->type_size = 0;
 	return 0;
 }
 
@@ -795,7 +773,7 @@ int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, 
 			   uint64_t idx, uint64_t want, uint64_t *match)
 {
 	struct tep_record *rec;
-	int i, ret = 0;
+	int i, type, ret = 0;
 
 	*match = 0;
 	if (f->sub) {
@@ -821,8 +799,12 @@ int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, 
 	/* only the screen's reader, alone, sees the handle recycled */
 	if (!r && f->tep != f->trace->tep)
 		ret = recompile(f);
+	/* the type its page said, else where its format says */
+	type = ns_trace_read_type_r(r ? r : &(struct ns_trace_reader){ f->trace, NULL, NULL }, rec);
+	if (type < 0)
+		type = tep_data_type(f->tep, rec);
 	for (i = 0; !ret && i < f->nr; i++) {
-		if ((want & (1ull << i)) && match_one(f, i, rec))
+		if ((want & (1ull << i)) && match_one(f, i, rec, type))
 			*match |= 1ull << i;
 	}
 	if (r)

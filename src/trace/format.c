@@ -274,6 +274,20 @@ int ns_trace_event_r(struct ns_trace_reader *r, int cpu, uint64_t idx, struct ns
 	return 0;
 }
 
+/**
+ * ns_trace_read_type_r - the event type of @rec, which ns_trace_read_r()
+ * gave, as its page said; -1 for a record read through libtracecmd.
+ */
+int ns_trace_read_type_r(struct ns_trace_reader *r, const struct tep_record *rec)
+{
+	const struct ns_cursor *cur;
+
+	if (rec->cpu < 0 || rec->cpu >= r->trace->nr_cpus)
+		return -1;
+	cur = cursor_of(r, rec->cpu);
+	return rec == &cur->rd_rec && cur->rd_held ? cur->rd_type : -1;
+}
+
 void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec)
 {
 	if (rec && rec != &cursor_of(r, rec->cpu)->rd_rec) {

@@ -697,6 +697,7 @@ struct tep_record *ns_trace_read(struct ns_trace *trace, int cpu, uint64_t idx);
 void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec);
 struct tep_record *ns_trace_read_r(struct ns_trace_reader *r, int cpu, uint64_t idx);
 void ns_trace_read_done_r(struct ns_trace_reader *r, struct tep_record *rec);
+int ns_trace_read_type_r(struct ns_trace_reader *r, const struct tep_record *rec);
 bool ns_trace_needs_handle(struct ns_trace *trace, int type);
 struct tep_record *ns_trace_read_handle(struct ns_trace *trace, int cpu, uint64_t off);
 /* An export in steps, for several files merged (files.c). */
