@@ -361,6 +361,28 @@ int ns_trace_format_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t
 int ns_trace_match_line(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row,
 			struct ns_event_text *txt, char **line, size_t *size);
 
+/*
+ * A search's text (ignoring case if @icase) against what events' formats
+ * can print (src/trace/gate.c): a search that looks for the text, or for
+ * its absence, asks the gate first and reads and prints only the events
+ * it cannot answer for. NULL when the text is empty or too long.
+ */
+struct ns_text_gate;
+struct ns_text_gate *ns_text_gate_new(const char *text, bool icase);
+void ns_text_gate_free(struct ns_text_gate *gate);
+enum { NS_GATE_NO, NS_GATE_YES, NS_GATE_MAYBE };
+/* Can the info of event (cpu, idx) hold the text? NS_GATE_NO or NS_GATE_MAYBE. */
+int ns_trace_info_gate(struct ns_trace *trace, struct ns_text_gate *gate, int cpu, uint64_t idx);
+/*
+ * Can report's line of event (cpu, idx) at @row (UINT64_MAX: look it up)
+ * hold the text (the line of ns_trace_match_line(), lost-events note not
+ * included)? NS_GATE_YES, NS_GATE_NO, or NS_GATE_MAYBE (print it to know).
+ * Known from the index and the event's format, without reading the event.
+ * *@line (*@size bytes) is a buffer it may (re)allocate.
+ */
+int ns_trace_line_gate(struct ns_trace *trace, struct ns_text_gate *gate, int cpu, uint64_t idx,
+		       uint64_t row, char **line, size_t *size);
+
 /* One field of an event (fields.c): its raw value and as libtraceevent prints it. */
 struct ns_event_field {
 	char name[48];

@@ -16,6 +16,10 @@
  * the list shows: ns_trace_match_line() does not print them, and writes
  * the time and the line without printf, so that "any" costs about what
  * info costs (tests/unit/test_search_line.c holds it to report's lines).
+ * A search for a text, or for its absence, in the info or the line asks
+ * the trace's gate first (ns_trace_line_gate(), src/trace/gate.c): what
+ * the event's format can print, and the line's head from the index, rule
+ * most events in or out without reading them.
  *
  * A long search that prints events (info, "any") is split in two: a child
  * process, fork()ed with the trace as it is, tests the far half of what is
@@ -306,6 +310,7 @@ struct ns_search_job {
 	uint64_t found_row;
 	size_t chunk;		/* rows merged at once: few first, n often finds one near */
 	bool found, wrapped;
+	struct ns_text_gate *gate;	/* what formats say of the text, or NULL */
 	struct ns_event_text txt;
 	char *line;
 	size_t line_size;
@@ -331,6 +336,10 @@ struct ns_search_job *ns_search_begin(struct ns_trace *trace, const struct ns_vi
 	job->helper_fd = -1;
 	job->split_after = NS_SEARCH_SPLIT_AFTER;
 	job->split_left = NS_SEARCH_SPLIT_LEFT;
+	/* the text or its absence in the info or the line: the formats rule most events out */
+	if (ns_search_needs_text(s) &&
+	    (s->spec.mode == NS_SEARCH_CONTAINS || s->spec.mode == NS_SEARCH_NOT_CONTAINS))
+		job->gate = ns_text_gate_new(s->spec.text, s->spec.ignore_case);
 	return job;
 }
 
@@ -364,6 +373,7 @@ void ns_search_job_free(struct ns_search_job *job)
 	if (!job)
 		return;
 	stop_helper(job);
+	ns_text_gate_free(job->gate);
 	ns_event_text_free(&job->txt);
 	free(job->line);
 	free(job);
@@ -385,6 +395,15 @@ static int test_event(struct ns_search_job *job, int cpu, uint64_t idx, uint64_t
 				       ns_trace_event_name(job->trace, ev.type),
 				       s->spec.column == NS_SEARCH_TASK ?
 				       ns_trace_row_comm(job->trace, cpu, idx, row) : NULL);
+	if (job->gate) {
+		int g = s->spec.column == NS_SEARCH_INFO ?
+			ns_trace_info_gate(job->trace, job->gate, cpu, idx) :
+			ns_trace_line_gate(job->trace, job->gate, cpu, idx, row, &job->line,
+					   &job->line_size);
+
+		if (g != NS_GATE_MAYBE)
+			return (g == NS_GATE_YES) == (s->spec.mode == NS_SEARCH_CONTAINS);
+	}
 	/* the whole line: report's, which has no latency flags (nor need they be printed) */
 	if (s->spec.column == NS_SEARCH_ANY && s->spec.mode != NS_SEARCH_EXACT)
 		ret = ns_trace_match_line(job->trace, cpu, idx, row, &job->txt, &job->line,

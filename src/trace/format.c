@@ -1083,3 +1083,79 @@ int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row,
 		ret = -EIO;
 	return ret;
 }
+
+int ns_trace_info_gate(struct ns_trace *trace, struct ns_text_gate *gate, int cpu, uint64_t idx)
+{
+	int ret;
+
+	if (trace->multi) {
+		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+
+		return sub ? ns_trace_info_gate(sub, gate, cpu, idx) : NS_GATE_MAYBE;
+	}
+	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events)
+		return NS_GATE_MAYBE;
+	pthread_mutex_lock(&trace->tep_lock);
+	ret = ns_text_gate_info(gate, trace, ns_trace_ev_type(trace, cpu, idx));
+	pthread_mutex_unlock(&trace->tep_lock);
+	return ret;
+}
+
+/*
+ * ns_trace_line_gate() in a file's trace, whose line comes after @outer
+ * (the file's name in a trace of several). The line's head is what
+ * build_line() writes with an empty info, from the index: the time from
+ * the index's timestamp by own_time(), once it is known to agree with
+ * libtraceevent (else, and for an event after lost ones, MAYBE).
+ */
+static int line_gate(struct ns_trace *trace, struct ns_text_gate *gate, int cpu, uint64_t idx,
+		     uint64_t row, const char *outer, char **line, size_t *size)
+{
+	char time_raw[32], prefix[NS_TRACE_PREFIX_LEN + 256];
+	struct ns_event_text txt = { 0 };
+	const char *name;
+	struct ns_event ev;
+	size_t lo;
+	int ret = NS_GATE_MAYBE;
+
+	if (trace->multi) {
+		int slot = cpu;
+		struct ns_trace *sub = ns_multi_slot(trace, &cpu);
+
+		if (!sub)
+			return NS_GATE_MAYBE;
+		snprintf(prefix, sizeof(prefix), "%s: ",
+			 ns_trace_stream_name(trace, ns_trace_cpu_stream(trace, slot)));
+		if (strlen(prefix) + 1 >= sizeof(prefix) - NS_TRACE_PREFIX_LEN)
+			return NS_GATE_MAYBE;
+		return line_gate(sub, gate, cpu, idx, UINT64_MAX, prefix, line, size);
+	}
+	if (cpu < 0 || cpu >= trace->nr_cpus || idx >= trace->cpus[cpu].nr_events ||
+	    !ns_trace_cpu_in_usecs(trace, cpu) || ns_trace_missed_before(trace, cpu, idx))
+		return NS_GATE_MAYBE;
+	if (ns_ev_get(&trace->cpus[cpu].ev, idx, &ev))
+		return NS_GATE_MAYBE;
+	lo = strlen(outer);
+	memcpy(prefix, outer, lo);
+	ns_trace_line_prefix(trace, cpu, prefix + lo, sizeof(prefix) - lo);
+
+	pthread_mutex_lock(&trace->tep_lock);
+	name = ns_text_gate_event(gate, trace, ev.type);
+	if (trace->own_time > 0 && name && own_time(ev.ts_ns, time_raw, sizeof(time_raw))) {
+		txt.pid = ev.pid;
+		txt.cpu = ns_trace_cpu_number(trace, cpu);
+		txt.slot = cpu;
+		copy_str(txt.comm, sizeof(txt.comm), row_comm(trace, cpu, idx, row, ev.pid));
+		copy_str(txt.event, sizeof(txt.event), name);
+		if (!build_line(trace, &txt, time_raw, prefix, line, size))
+			ret = ns_text_gate_line(gate, trace, ev.type, *line, strlen(*line));
+	}
+	pthread_mutex_unlock(&trace->tep_lock);
+	return ret;
+}
+
+int ns_trace_line_gate(struct ns_trace *trace, struct ns_text_gate *gate, int cpu, uint64_t idx,
+		       uint64_t row, char **line, size_t *size)
+{
+	return line_gate(trace, gate, cpu, idx, row, "", line, size);
+}

@@ -725,4 +725,23 @@ int ns_trace_print_locked(struct ns_trace *trace, struct tep_record *rec,
 size_t ns_trace_time_text(struct ns_trace *trace, struct tep_record *rec, int slot, bool own,
 			  char *buf, size_t len);
 
+/*
+ * gate.c: what a search's text can be in an event's info, from its print
+ * format (ns_text_gate_new() is in trace.h). Under trace->tep_lock, for a
+ * trace of one file. The event's name, NULL when libtraceevent does not
+ * know the type; NS_GATE_NO when no info of @type can hold the text, else
+ * NS_GATE_MAYBE; of the line whose @head (all but the info, @head_len
+ * bytes) is known: NS_GATE_YES when the head holds it, NS_GATE_NO when
+ * neither it nor the info nor both together can, else NS_GATE_MAYBE.
+ */
+const char *ns_text_gate_event(struct ns_text_gate *g, struct ns_trace *trace, int type);
+int ns_text_gate_info(struct ns_text_gate *g, struct ns_trace *trace, int type);
+int ns_text_gate_line(struct ns_text_gate *g, struct ns_trace *trace, int type, const char *head,
+		      size_t head_len);
+/*
+ * Does @info match the pattern gate.c reads in @event's print format? 1, 0,
+ * -ENOENT when its info may be anything (no pattern), or -ENOMEM (tests).
+ */
+int ns_text_gate_fits(const struct tep_event *event, const char *info);
+
 #endif
