@@ -547,6 +547,16 @@ struct ns_trace_exprs *ns_trace_exprs_clone(const struct ns_trace_exprs *f);
  * read twice, once more for the index.
  */
 int ns_trace_event_r(struct ns_trace_reader *r, int cpu, uint64_t idx, struct ns_event *ev);
+/*
+ * Does expression @i's part for events of @type name no field but
+ * common_pid (and is it evaluated by our own code)? Then the event's pid
+ * from the index answers it: ns_trace_exprs_match_pid() tests @want's
+ * expressions so, without reading the event (0, or -EAGAIN when one of
+ * them needs the record after all). Not for a trace of several files.
+ */
+bool ns_trace_exprs_pid_only(struct ns_trace_exprs *f, int i, int type);
+int ns_trace_exprs_match_pid(struct ns_trace_exprs *f, int type, int pid, uint64_t want,
+			     uint64_t *match);
 /* ns_trace_exprs_match() reading through @r (NULL: the screen's reader). */
 int ns_trace_exprs_match_r(struct ns_trace_exprs *f, struct ns_trace_reader *r, int cpu,
 			   uint64_t idx, uint64_t want, uint64_t *match);

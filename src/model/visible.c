@@ -92,6 +92,7 @@ struct type_verdict {
 	uint8_t known;
 	uint8_t show[NS_PANES], hide[NS_PANES];
 	uint64_t maybe;			/* expressions that need the record */
+	uint64_t by_pid;		/* of those, the ones the index's pid answers */
 };
 
 #define NS_PASS_MAX_THREADS	8
@@ -403,8 +404,11 @@ static const struct type_verdict *verdict_of(struct ns_visible_pass *pass, int t
 
 	if (v->known)
 		return v;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		say[i] = (uint8_t)ns_trace_exprs_type(pass->tf, i, type);
+		if (say[i] == NS_TRACE_EXPRS_MAYBE && ns_trace_exprs_pid_only(pass->tf, i, type))
+			v->by_pid |= 1ull << i;
+	}
 	for (pane = 0; pane < NS_PANES; pane++) {
 		const struct pane *p = &pass->vis->pane[pane];
 		bool always = false, maybe = false;
@@ -598,8 +602,13 @@ static int judge(struct ns_visible_pass *pass, struct ns_trace_exprs *tf,
 		if (ok[pane] && (v->show[pane] == V_MAYBE || v->hide[pane] == V_MAYBE))
 			want_mask |= v->maybe;
 	if (want_mask) {
-		int ret = ns_trace_exprs_match_r(tf, reader, cpu, idx, want_mask, &match);
+		int ret = -EAGAIN;
 
+		/* common_pid alone: the index's pid answers, no record read */
+		if (!(want_mask & ~v->by_pid))
+			ret = ns_trace_exprs_match_pid(tf, ev.type, ev.pid, want_mask, &match);
+		if (ret == -EAGAIN)
+			ret = ns_trace_exprs_match_r(tf, reader, cpu, idx, want_mask, &match);
 		if (ret)
 			return ret;
 	}

@@ -128,7 +128,68 @@ struct fast {
 	uint16_t *slot;		/* by event type: 1 + the part's index, 0: none */
 	int nr_slots;		/* the highest type named, plus one */
 	uint8_t *ours;		/* per part: evaluated here */
+	uint8_t *pid_only;	/* per part: of ours, naming no field but common_pid */
+	int8_t *pid_off;	/* per pid-only part: common_pid's offset, -1: none named */
 };
+
+/*
+ * A part that names no field but common_pid needs no record: the index
+ * holds every event's common_pid (tep_data_pid()), and the part is tested
+ * on a record made of it alone (ns_trace_exprs_match_pid()).
+ */
+#define PID_REC_MAX	64
+
+static bool pid_only(const struct tep_filter_arg *a)
+{
+	const struct tep_format_field *fl;
+
+	if (!a)
+		return false;
+	switch (a->type) {
+	case TEP_FILTER_ARG_BOOLEAN:
+	case TEP_FILTER_ARG_VALUE:
+		return true;
+	case TEP_FILTER_ARG_FIELD:
+		fl = a->field.field;
+		return fl && fl->name && !strcmp(fl->name, "common_pid") && fl->size == 4 &&
+		       fl->offset >= 0 && fl->offset + 4 <= PID_REC_MAX;
+	case TEP_FILTER_ARG_EXP:
+		return pid_only(a->exp.left) && pid_only(a->exp.right);
+	case TEP_FILTER_ARG_OP:
+		return (a->op.type == TEP_FILTER_OP_NOT || pid_only(a->op.left)) &&
+		       pid_only(a->op.right);
+	case TEP_FILTER_ARG_NUM:
+		return pid_only(a->num.left) && pid_only(a->num.right);
+	default:
+		return false;
+	}
+}
+
+/* The offset of the common_pid a pid-only part names (-1: none, a constant). */
+static int pid_offset(const struct tep_filter_arg *a)
+{
+	int l, r;
+
+	if (!a)
+		return -1;
+	switch (a->type) {
+	case TEP_FILTER_ARG_FIELD:
+		return a->field.field->offset;
+	case TEP_FILTER_ARG_EXP:
+		l = pid_offset(a->exp.left), r = pid_offset(a->exp.right);
+		break;
+	case TEP_FILTER_ARG_OP:
+		l = a->op.type == TEP_FILTER_OP_NOT ? -1 : pid_offset(a->op.left);
+		r = pid_offset(a->op.right);
+		break;
+	case TEP_FILTER_ARG_NUM:
+		l = pid_offset(a->num.left), r = pid_offset(a->num.right);
+		break;
+	default:
+		return -1;
+	}
+	return l >= 0 ? l : r;
+}
 
 static bool value_ours(const struct tep_filter_arg *a, const struct tep_event *ev)
 {
@@ -324,6 +385,8 @@ static void fast_free(struct fast *fa)
 	if (fa) {
 		free(fa->slot);
 		free(fa->ours);
+		free(fa->pid_only);
+		free(fa->pid_off);
 		free(fa);
 	}
 }
@@ -349,7 +412,10 @@ static struct fast *fast_of(struct ns_trace_exprs *f, int i)
 	}
 	fa->slot = calloc((size_t)fa->nr_slots + 1, sizeof(*fa->slot));
 	fa->ours = calloc((size_t)filter->filters + 1, 1);
-	if (!fa->slot || !fa->ours || filter->filters >= UINT16_MAX) {
+	fa->pid_only = calloc((size_t)filter->filters + 1, 1);
+	fa->pid_off = calloc((size_t)filter->filters + 1, 1);
+	if (!fa->slot || !fa->ours || !fa->pid_only || !fa->pid_off ||
+	    filter->filters >= UINT16_MAX) {
 		fast_free(fa);
 		return NULL;
 	}
@@ -361,6 +427,8 @@ static struct fast *fast_of(struct ns_trace_exprs *f, int i)
 			continue;
 		fa->slot[ft->event_id] = (uint16_t)(k + 1);
 		fa->ours[k] = !swap && ft->event && test_ours(ft->filter, ft->event);
+		fa->pid_only[k] = fa->ours[k] && pid_only(ft->filter);
+		fa->pid_off[k] = (int8_t)(fa->pid_only[k] ? pid_offset(ft->filter) : -1);
 	}
 	f->fast[i] = fa;
 	return fa;
@@ -411,6 +479,60 @@ static bool match_one(struct ns_trace_exprs *f, int i, struct tep_record *rec, i
 	default:
 		return false;
 	}
+}
+
+/* Expression @i's table and its part for events of @type, if pid-only: 1 + its index, else 0. */
+static int pid_part(struct ns_trace_exprs *f, int i, int type, struct fast **fap)
+{
+	struct fast *fa;
+	int k;
+
+	if (f->sub || i < 0 || i >= f->nr || !f->filter[i]->filters || type < 0 ||
+	    type >= NS_EV_TYPE_MAP)
+		return 0;
+	fa = f->fast[i] ? f->fast[i] : fast_of(f, i);
+	k = fa && type < fa->nr_slots ? fa->slot[type] : 0;
+	*fap = fa;
+	return k && fa->pid_only[k - 1] ? k : 0;
+}
+
+bool ns_trace_exprs_pid_only(struct ns_trace_exprs *f, int i, int type)
+{
+	struct fast *fa;
+
+	return pid_part(f, i, type, &fa) != 0;
+}
+
+int ns_trace_exprs_match_pid(struct ns_trace_exprs *f, int type, int pid, uint64_t want,
+			     uint64_t *match)
+{
+	/* test_of() reads nothing of a pid-only part's record but common_pid */
+	uint64_t data[PID_REC_MAX / 8];
+	struct tep_record rec = { .data = data, .size = PID_REC_MAX };
+	int32_t p = pid;
+
+	*match = 0;
+	for (int i = 0; i < f->nr; i++) {
+		bool short_rec = false;
+		struct fast *fa;
+		int k, off;
+
+		if (!(want & (1ull << i)))
+			continue;
+		k = pid_part(f, i, type, &fa);
+		if (!k)
+			return -EAGAIN;
+		off = fa->pid_off[k - 1];
+		if (off >= 0) {
+			memcpy((char *)data + off, &p, sizeof(p));
+			rec.size = off + 4;
+		}
+		if (test_of(f->filter[i]->event_filters[k - 1].filter, &rec, &short_rec))
+			*match |= 1ull << i;
+		if (short_rec)
+			return -EAGAIN;
+	}
+	return 0;
 }
 
 struct ns_trace_exprs *ns_trace_exprs_alloc(struct ns_trace *trace)

@@ -237,48 +237,72 @@ static bool prints_anything(const struct tep_event *event)
 	       (event->handler && !(event->flags & TEP_EVENT_FL_NOHANDLE));
 }
 
+/* An event's pattern and the automaton's two sets of positions over it. */
+struct g_pattern {
+	struct g_item *it;
+	size_t n, words;
+	uint64_t *s, *tmp;
+};
+
+static void pattern_free(struct g_pattern *p)
+{
+	free(p->it);
+	free(p->s);
+	free(p->tmp);
+}
+
+/* @event's pattern: 0, -ENOENT when it may print anything, or -ENOMEM. */
+static int pattern_make(const struct tep_event *event, struct g_pattern *p)
+{
+	ssize_t n;
+
+	memset(p, 0, sizeof(*p));
+	if (prints_anything(event))
+		return -ENOENT;
+	p->it = malloc(G_MAX_ITEMS * sizeof(*p->it));
+	if (!p->it)
+		return -ENOMEM;
+	n = pattern_of(event->print_fmt.format, p->it);
+	if (n < 0) {
+		pattern_free(p);
+		return -ENOENT;
+	}
+	p->n = (size_t)n;
+	p->words = (p->n + 1 + 63) / 64;
+	p->s = calloc(p->words, sizeof(*p->s));
+	p->tmp = calloc(p->words, sizeof(*p->tmp));
+	if (!p->s || !p->tmp) {
+		pattern_free(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* What the text can be in the info of events printed by @event (NULL: unknown). */
 static struct g_type *type_of(const struct ns_text_gate *g, const struct tep_event *event)
 {
-	size_t pre_words = (g->len + 63) / 64, words;
-	struct g_type *t = calloc(1, sizeof(*t) + pre_words * sizeof(uint64_t));
-	struct g_item *it = NULL;
-	uint64_t *s = NULL, *tmp = NULL;
-	ssize_t n;
+	struct g_type *t = calloc(1, sizeof(*t) + (g->len + 63) / 64 * sizeof(uint64_t));
+	struct g_pattern p;
 
 	if (!t)
 		return NULL;
 	t->any = true;
 	t->name = event ? event->name : NULL;
-	if (prints_anything(event))
+	if (pattern_make(event, &p))
 		return t;
-	it = malloc(G_MAX_ITEMS * sizeof(*it));
-	if (!it)
-		goto out;
-	n = pattern_of(event->print_fmt.format, it);
-	if (n < 0)
-		goto out;
-	words = ((size_t)n + 1 + 63) / 64;
-	s = calloc(words, sizeof(*s));
-	tmp = calloc(words, sizeof(*tmp));
-	if (!s || !tmp)
-		goto out;
 	/* within: from every position */
-	for (size_t i = 0; i <= (size_t)n; i++)
-		SET(s, i);
-	t->inside = runs(g, it, (size_t)n, g->text, g->len, s, tmp, words);
+	for (size_t i = 0; i <= p.n; i++)
+		SET(p.s, i);
+	t->inside = runs(g, p.it, p.n, g->text, g->len, p.s, p.tmp, p.words);
 	/* the tail from k, from the start */
 	for (size_t k = 1; k < g->len; k++) {
-		memset(s, 0, words * sizeof(*s));
-		SET(s, 0);
-		if (runs(g, it, (size_t)n, g->text + k, g->len - k, s, tmp, words))
+		memset(p.s, 0, p.words * sizeof(*p.s));
+		SET(p.s, 0);
+		if (runs(g, p.it, p.n, g->text + k, g->len - k, p.s, p.tmp, p.words))
 			SET(t->pre, k);
 	}
 	t->any = false;
-out:
-	free(it);
-	free(s);
-	free(tmp);
+	pattern_free(&p);
 	return t;
 }
 
@@ -357,33 +381,14 @@ int ns_text_gate_line(struct ns_text_gate *g, struct ns_trace *trace, int type, 
 int ns_text_gate_fits(const struct tep_event *event, const char *info)
 {
 	static const struct ns_text_gate exact = { .icase = false };
-	struct g_item *it;
-	uint64_t *s = NULL, *tmp = NULL;
-	size_t words;
-	ssize_t n;
-	int ret = -ENOMEM;
+	struct g_pattern p;
+	int ret = pattern_make(event, &p);
 
-	if (prints_anything(event))
-		return -ENOENT;
-	it = malloc(G_MAX_ITEMS * sizeof(*it));
-	if (!it)
-		return -ENOMEM;
-	n = pattern_of(event->print_fmt.format, it);
-	if (n < 0) {
-		ret = -ENOENT;
-		goto out;
-	}
-	words = ((size_t)n + 1 + 63) / 64;
-	s = calloc(words, sizeof(*s));
-	tmp = calloc(words, sizeof(*tmp));
-	if (!s || !tmp)
-		goto out;
-	SET(s, 0);
-	ret = runs(&exact, it, (size_t)n, info, strlen(info), s, tmp, words) && BIT(s, (size_t)n);
-out:
-	free(it);
-	free(s);
-	free(tmp);
+	if (ret)
+		return ret;
+	SET(p.s, 0);
+	ret = runs(&exact, p.it, p.n, info, strlen(info), p.s, p.tmp, p.words) && BIT(p.s, p.n);
+	pattern_free(&p);
 	return ret;
 }
 

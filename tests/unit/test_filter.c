@@ -257,6 +257,7 @@ static void report_oracle(const char *path)
 
 static struct {
 	int ours, some;
+	uint64_t by_pid;
 } fast_total;
 
 /*
@@ -293,6 +294,10 @@ static const char *const fast_exprs[] = {
 	".*: COMM == \"bash\"",
 	".*: CPU == 1",
 	"sched/sched_process_exec: filename =~ \"sh\"",
+	/* common_pid alone: answered from the index's pid (ns_trace_exprs_match_pid()) */
+	".*: common_pid > 100 && common_pid < 2000",
+	".*: !(common_pid & 1) || common_pid * 3 == 36",
+	"sched/sched_switch: common_pid != 0 && prev_pid > 0",
 };
 
 static void fast_matches(const char *path)
@@ -309,7 +314,7 @@ static void fast_matches(const char *path)
 	for (e = 0; e < sizeof(fast_exprs) / sizeof(fast_exprs[0]); e++) {
 		struct ns_trace_exprs *f = ns_trace_exprs_alloc(trace);
 		struct tep_event_filter *theirs = tep_filter_alloc(trace->tep);
-		uint64_t events = 0, matched = 0, differ = 0, n, idx;
+		uint64_t events = 0, matched = 0, differ = 0, by_pid = 0, n, idx;
 		int ours;
 
 		if (!f || !theirs || ns_trace_exprs_add(f, fast_exprs[e], err, sizeof(err)) < 0 ||
@@ -324,6 +329,7 @@ static void fast_matches(const char *path)
 			n = ns_trace_cpu_nr_events(trace, cpu);
 			for (idx = 0; idx < n; idx++) {
 				struct tep_record *rec;
+				struct ns_event ev;
 				uint64_t m = 0;
 				int want;
 
@@ -335,6 +341,16 @@ static void fast_matches(const char *path)
 				want = tep_filter_match(theirs, rec);
 				want = want == TEP_ERRNO__FILTER_MATCH || want == TEP_ERRNO__NO_FILTER;
 				ns_trace_read_done(trace, rec);
+				/* and from the index's pid alone, where that answers */
+				if (!ns_trace_event(trace, cpu, idx, &ev) &&
+				    ns_trace_exprs_pid_only(f, 0, ev.type)) {
+					uint64_t mp = 0;
+
+					by_pid++;
+					if (ns_trace_exprs_match_pid(f, ev.type, ev.pid, 1, &mp) ||
+					    (mp & 1) != (uint64_t)want)
+						differ++;
+				}
 				events++;
 				matched += m & 1;
 				differ += (m & 1) != (uint64_t)want;
@@ -342,10 +358,12 @@ static void fast_matches(const char *path)
 		}
 		CHECK(!differ && events == ns_trace_nr_events(trace),
 		      "%s: '%s': matches as libtraceevent's on every event (%llu of %llu "
-		      "matched, %llu differ; %d events' parts evaluated here)", base_name(path),
+		      "matched, %llu differ; %d events' parts evaluated here, %llu events from "
+		      "the index's pid)", base_name(path),
 		      fast_exprs[e], (unsigned long long)matched, (unsigned long long)events,
-		      (unsigned long long)differ, ours);
+		      (unsigned long long)differ, ours, (unsigned long long)by_pid);
 		fast_total.ours += ours > 0;
+		fast_total.by_pid += by_pid;
 		fast_total.some += matched > 0 && matched < events;
 		ns_trace_exprs_free(f);
 		tep_filter_free(theirs);
@@ -861,6 +879,8 @@ int main(void)
 	CHECK(fast_total.ours >= 10 && fast_total.some >= 10,
 	      "filters: conditions evaluated here on %d expressions and traces, matching "
 	      "some events but not all on %d", fast_total.ours, fast_total.some);
+	CHECK(fast_total.by_pid > 100000, "filters: %llu events answered from the index's pid, "
+	      "as libtraceevent answers from the record", (unsigned long long)fast_total.by_pid);
 	parallel_pass(UINT64_MAX);
 	parallel_pass(8ull << 20);
 	stream_filters();
