@@ -43,3 +43,20 @@ want=$(trace-cmd report "$lost" 2>/dev/null | awk '
 / \[[0-9]+\] +[0-9]+\.[0-9]+: / { if (drop) { print n; exit } n++ }')
 [ "$got" = "$want" ] && pass "/105 EVENTS finds the row after report's [105 EVENTS DROPPED]: #$want" ||
 	fail "/105 EVENTS: want #$want, got #$got"
+
+# The selection's line goes through the column of the event after a drop:
+# the drop's ! stays there (else the mark of the very loss searched for is
+# hidden). Every ! of the CPU rows before the search is still one after it.
+cpu_rows() {
+	LC_ALL=C "$bin" --snapshot 120x16 --keys "$1" "$lost" | grep -E '^CPU[0-9]+ '
+}
+before=$(cpu_rows '') after=$(cpu_rows '/DROPPED<Enter>')
+kept=$(paste -d '\n' <(echo "$before") <(echo "$after") | awk '
+NR % 2 { b = $0; next }
+{ for (i = 1; i <= length(b); i++) if (substr(b, i, 1) == "!") { n++; if (substr($0, i, 1) != "!") lost++ } }
+END { printf "%d %d\n", n, lost }')
+if [ "${kept% *}" -gt 0 ] && [ "${kept#* }" = 0 ] && [ "$before" != "$after" ]; then
+	pass "the selection's line keeps every ! of the CPU rows (${kept% *} of them)"
+else
+	fail "the selection's line hides a drop's !: of ${kept% *}, ${kept#* } gone: $(diff <(echo "$before") <(echo "$after") | tr '\n' '|')"
+fi

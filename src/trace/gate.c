@@ -42,7 +42,8 @@ struct g_item {
 #define G_MAX_TEXT	256
 
 struct g_type {
-	const char *name;	/* the event's (libtraceevent's), NULL: unknown */
+	const char *name;	/* the event's, copied after pre[]: a recycle frees the
+				 * handle's; NULL: unknown */
 	bool any;		/* the info may be anything */
 	bool inside;		/* the text may be within the info */
 	uint64_t pre[];		/* bit k: the text from k may begin the info */
@@ -281,13 +282,16 @@ static int pattern_make(const struct tep_event *event, struct g_pattern *p)
 /* What the text can be in the info of events printed by @event (NULL: unknown). */
 static struct g_type *type_of(const struct ns_text_gate *g, const struct tep_event *event)
 {
-	struct g_type *t = calloc(1, sizeof(*t) + (g->len + 63) / 64 * sizeof(uint64_t));
+	size_t words = (g->len + 63) / 64;
+	size_t nlen = event && event->name ? strlen(event->name) + 1 : 0;
+	struct g_type *t = calloc(1, sizeof(*t) + words * sizeof(uint64_t) + nlen);
 	struct g_pattern p;
 
 	if (!t)
 		return NULL;
 	t->any = true;
-	t->name = event ? event->name : NULL;
+	if (nlen)
+		t->name = memcpy((char *)(t->pre + words), event->name, nlen);
 	if (pattern_make(event, &p))
 		return t;
 	/* within: from every position */

@@ -177,7 +177,23 @@ static void draw_cpu_row(struct ns_tui *t, int y, int r)
 	}
 }
 
-/* A vertical line through the CPU rows at @ts_ns, and @letter on the ruler. */
+/* Whether the graph's cell at @y, @x holds the drop glyph. */
+static bool holds_drop(struct ns_tui *t, int y, int x)
+{
+	wchar_t wch[CCHARW_MAX + 1] = { 0 };
+	attr_t attrs;
+	short pair;
+	cchar_t cc;
+
+	return mvwin_wch(t->graph, y, x, &cc) != ERR &&
+	       getcchar(&cc, wch, &attrs, &pair, NULL) != ERR && wch[0] == t->glyphs.drop;
+}
+
+/*
+ * A vertical line through the CPU rows at @ts_ns, and @letter on the ruler.
+ * A drop glyph on its way stays, in the line's colour: the event selected
+ * after a search for DROPPED is the one just after the loss, in its column.
+ */
 static void draw_line(struct ns_tui *t, uint64_t ts_ns, wchar_t letter, int role)
 {
 	const struct ns_view *v = &t->view;
@@ -186,9 +202,12 @@ static void draw_line(struct ns_tui *t, uint64_t ts_ns, wchar_t letter, int role
 
 	if (col < 0)
 		return;
-	for (r = 0; r < t->lay.cpu_rows; r++)
-		ns_tui_put_glyph(t->graph, t->lay.cpu_y + r, t->lay.label_w + col, t->glyphs.vline,
-				 attr);
+	for (r = 0; r < t->lay.cpu_rows; r++) {
+		int y = t->lay.cpu_y + r, x = t->lay.label_w + col;
+
+		ns_tui_put_glyph(t->graph, y, x, holds_drop(t, y, x) ? t->glyphs.drop :
+				 t->glyphs.vline, attr);
+	}
 	if (letter)
 		ns_tui_put_glyph(t->graph, 1, t->lay.label_w + col, letter, attr);
 }
