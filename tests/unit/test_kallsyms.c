@@ -194,6 +194,16 @@ int main(void)
 	compare(real, "a malformed line", "ffffffff81000000 T first\nffffffff81000100 T\n"
 		"ffffffff81000200 T never\n");
 	compare(real, "garbage", "not kallsyms at all\nffffffff81000000 T x\n");
+	/* the usual shape's fast reading (usual_line()) and every way out of it */
+	compare(real, "near the usual shape", "ffffffff81000000 T _stext\n"
+		"ffffffff81000100 T blank_after   more words\nffffffff81000200 T ctl\001in_name\n"
+		"ffffffff81000300 t m1\t[kvm] extra\nffffffff81000400 t m2\t[ kvm]\n"
+		"ffffffff81000500 t m3\t[k\nffffffff81000600 t m4\t[\nffffffff81000700 t m5\t\n"
+		"ffffffff81000800 T n\303\251e_utf8\nffffffff81000900 T crlf\r\n"
+		"ffffffff81000a00 T tab_type\tname\nffffffff81000b00  T two_blanks\n"
+		"ffffffff81000c00 TT typed_twice\nFFFFFFFF81000D00 T upper\n"
+		"ffffffff81000e00 T m6\t[kvm\001x]\nffffffff81000f00 T a_name_of_exactly_eight_x\n"
+		"ffffffff81001000 T x");
 	compare(real, "empty", "");
 	proc = slurp("/proc/kallsyms");
 	if (proc && *proc)
