@@ -13,8 +13,8 @@
  *
  * Here the text is read (a line of the usual shape, 16 hex digits, a type
  * and a name, without going byte by byte: 8 ms to 3 ms for this machine's
- * 121,436 lines) into one array of (address, name, module) in the lines' order, the names in one block, and an array of indices in address
- * order; the tep gets a function resolver (tep_set_function_resolver())
+ * 121,436 lines) into one array of (address, name, module) in the lines'
+ * order, the names in one block, and an array of indices in address order; the tep gets a function resolver (tep_set_function_resolver())
  * that searches them. Handles on the same file get the same symbols, so
  * they are kept in one list, for the life of the process (the tep has no
  * hook that would tell when to free them): the next handle's text is
@@ -118,14 +118,17 @@ static bool blank(char c)
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 }
 
+/* A hex digit's value plus one, 0 for any other byte. */
+static const unsigned char hex_plus_one[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hex_digit(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	return hex_plus_one[(unsigned char)c] - 1;
 }
 
 /* A line as libtraceevent reads it. */
@@ -183,13 +186,6 @@ static bool parse_line(const char *p, const char *end, struct kline *kl)
 	return true;
 }
 
-/* A hex digit's value plus one, 0 for any other byte. */
-static const unsigned char hex_plus_one[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
 
 /*
  * The first byte at or after @p, before @end, that is 0x20 or below (a
@@ -234,11 +230,11 @@ static bool usual_line(const char *p, const char *end, struct kline *kl, const c
 	if (end - p < 20 || u[16] != ' ' || u[17] <= 0x20 || u[18] != ' ' || u[19] <= 0x20)
 		return false;
 	for (i = 0; i < 16; i++) {
-		unsigned int d = hex_plus_one[u[i]];
+		int d = hex_digit(p[i]);
 
-		if (!d)
+		if (d < 0)
 			return false;
-		addr = addr << 4 | (d - 1);
+		addr = addr << 4 | (unsigned long long)d;
 	}
 	func = p + 19;
 	stop = low_byte(func, end);
