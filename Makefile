@@ -88,7 +88,21 @@ $(BUILD)/fuzz/repage: tests/fuzz/repage.c
 	$(call msg,LINK,$@)
 	$(Q)$(CC) -O2 -g -Wall -Wextra -D_GNU_SOURCE -o $@ $<
 
-tests: all $(UNIT_BINS) $(BUILD)/fuzz/fuzz $(BUILD)/fuzz/repage
+# Preloaded into trace-cmd, the tests' oracle (tests/oracle/malloc0.c says
+# why): built without the sanitizer flags, as trace-cmd is.
+$(BUILD)/oracle/malloc0.so: tests/oracle/malloc0.c
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -shared -fPIC -o $@ $<
+
+# What malloc(0) holds after a free (tests/oracle.sh).
+$(BUILD)/oracle/malloc0-check: tests/oracle/malloc0-check.c
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -O0 -fno-builtin -Wall -Wextra -o $@ $<
+
+tests: all $(UNIT_BINS) $(BUILD)/fuzz/fuzz $(BUILD)/fuzz/repage $(BUILD)/oracle/malloc0.so \
+	$(BUILD)/oracle/malloc0-check
 
 deps:
 	$(Q)contrib/install-deps.sh

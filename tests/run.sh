@@ -47,6 +47,15 @@ export XDG_CONFIG_HOME=$ns_home/config XDG_STATE_HOME=$ns_home/state
 mkdir -p "$XDG_CONFIG_HOME/nurseshark"
 printf '[session]\nrestore = no\nsave = no\n' >"$XDG_CONFIG_HOME/nurseshark/config.ini"
 
+# trace-cmd, the oracle, through tests/oracle/trace-cmd, which preloads
+# malloc0.so: without it, report prints raw timestamps now and then for
+# trace-cmd 2.x files (tests/oracle/malloc0.c). make tests builds it;
+# tests/oracle.sh fails where it is missing.
+if NS_REAL_TRACE_CMD=$(command -v trace-cmd) && [ -f "$top/$build/oracle/malloc0.so" ]; then
+	export NS_REAL_TRACE_CMD NS_ORACLE_PRELOAD=$top/$build/oracle/malloc0.so
+	export PATH=$top/tests/oracle:$PATH
+fi
+
 pass=0 fail=0 skip=0
 failed=()
 failures=()	# every FAIL line, said again at the end where a CI log's tail shows it
@@ -90,6 +99,9 @@ run_one() {
 		failed+=("$name")
 		mapfile -t -O "${#failures[@]}" failures < <(grep -E '^FAIL: ' <<<"$out" | sed "s|^|  [$name] |")
 		grep -vE '^(PASS|FAIL|SKIP): ' <<<"$out" | tail -n 20 | sed "s|^|    |"
+		# and the first lines of what it said, at the end too
+		mapfile -t -O "${#failures[@]}" failures < <(grep -vE '^(PASS|FAIL|SKIP): ' \
+			<<<"$out" | head -n 6 | sed "s|^|    [$name] |")
 	fi
 }
 
