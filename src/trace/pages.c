@@ -132,18 +132,25 @@ static struct buf_cache *buf_cache(void)
 	return bc;
 }
 
-/* A buffer of @len bytes for @kind: this thread's kept one if large enough. */
+/*
+ * A buffer of @len bytes for @kind: this thread's kept one if large enough.
+ * Page-aligned: pread() copies into it with the kernel's copy, which on
+ * this machine's AMD EPYC took 4.7 times as long into malloc()'s buffer
+ * (an mmap()ed block 16 bytes into its first page) as into an aligned one:
+ * 0.71 s of CPU against 0.15 s for the 1 GB of huge6.dat's v6 index, a
+ * fifth of the whole.
+ */
 static unsigned char *buf_get(int kind, size_t len)
 {
 	struct buf_cache *bc = buf_cache();
-	unsigned char *buf;
+	void *buf;
 
 	if (bc && bc->buf[kind] && bc->len[kind] >= len) {
 		buf = bc->buf[kind];
 		bc->buf[kind] = NULL;
 		return buf;
 	}
-	return malloc(len ? len : 1);
+	return posix_memalign(&buf, 4096, len ? len : 1) ? NULL : buf;
 }
 
 /* Keep @buf (@len bytes) for this thread's next buffer of @kind: the larger of two. */
