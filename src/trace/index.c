@@ -48,6 +48,18 @@ struct worker {
 	struct resume *resume;
 	struct named_at *named;
 	uint64_t round_end;
+	struct round_merge *merge;	/* NULL: the rounds' merge is not the workers' */
+	int ret;
+};
+
+/*
+ * The merge of the round before (index_rounds()), for the first worker
+ * that finds no CPU left to index in this one; under the workers' lock.
+ */
+struct round_merge {
+	struct ns_order_stream *os;
+	const uint64_t *end;
+	bool pending;
 	int ret;
 };
 
@@ -440,6 +452,16 @@ static void *worker_main(void *arg)
 			break;
 		w->ret = index_cpu(w, cpu);
 	}
+	if (w->merge && !w->ret) {
+		bool take;
+
+		pthread_mutex_lock(w->lock);
+		take = w->merge->pending;
+		w->merge->pending = false;
+		pthread_mutex_unlock(w->lock);
+		if (take)
+			w->merge->ret = ns_order_stream_run(w->merge->os, w->merge->end);
+	}
 	if (w->pages)
 		return NULL;
 	if (w->borrowed)
@@ -510,6 +532,7 @@ static int index_rounds(struct ns_trace *trace, struct worker *workers, int nr, 
 	struct named_at *named = calloc((size_t)ncpu, sizeof(*named));
 	uint64_t *end = calloc((size_t)ncpu, sizeof(*end));
 	struct ns_order_stream *os = ns_order_stream_new(trace);
+	struct round_merge rm = { .os = os, .end = end };
 	pthread_t threads[NS_INDEX_MAX_THREADS];
 	bool started[NS_INDEX_MAX_THREADS];
 
@@ -519,14 +542,24 @@ static int index_rounds(struct ns_trace *trace, struct worker *workers, int nr, 
 	}
 	for (r = 1; r <= rounds && !ret; r++) {
 		*next_cpu = 0;
+		/*
+		 * The round before is merged while they index this one: by the
+		 * first of two or more workers to run out of CPUs, so that the
+		 * CPU with the most events keeps a core to itself (a third
+		 * thread would take a share of it, on a machine of two); by
+		 * this thread beside a single worker.
+		 */
+		rm.pending = r > 1 && nr > 1;
+		rm.ret = 0;
 		for (i = 0; i < nr; i++) {
 			workers[i].resume = rs;
 			workers[i].named = named;
 			workers[i].round_end = round_end(trace, r, rounds);
+			workers[i].merge = nr > 1 ? &rm : NULL;
 			started[i] = !pthread_create(&threads[i], NULL, worker_main, &workers[i]);
 		}
-		/* the round before, merged while they index this one */
-		if (r > 1)
+		merged = 0;
+		if (r > 1 && nr == 1)
 			merged = ns_order_stream_run(os, end);
 		for (i = 0; i < nr; i++) {
 			if (started[i])
@@ -536,6 +569,13 @@ static int index_rounds(struct ns_trace *trace, struct worker *workers, int nr, 
 			if (workers[i].ret && !ret)
 				ret = workers[i].ret;
 		}
+		if (rm.pending && !ret) {
+			/* no worker took it (a worker failed) */
+			rm.pending = false;
+			rm.ret = ns_order_stream_run(os, end);
+		}
+		if (nr > 1)
+			merged = rm.ret;
 		if (merged && !ret)
 			ret = merged;
 		for (cpu = 0; cpu < ncpu && !ret; cpu++) {
@@ -557,6 +597,7 @@ out:
 	for (i = 0; i < nr; i++) {
 		workers[i].resume = NULL;
 		workers[i].named = NULL;
+		workers[i].merge = NULL;
 	}
 	for (cpu = 0; named && cpu < ncpu; cpu++)
 		free(named[cpu].idx);
