@@ -455,26 +455,90 @@ static int print_stats(const char *const *paths, const struct ns_trace_open_opts
 	return ret;
 }
 
-static int shown_row(const void *vis, uint64_t row)
+/*
+ * The rows --export prints: those the list shows (vis). Where stream
+ * filters hide some of the list's rows, names is the list without them:
+ * a row it shows and vis hides is one report prints and the stream filter
+ * cuts, whose sched event still names tasks (NS_EXPORT_CUT).
+ */
+struct export_rows {
+	struct ns_visible *vis, *names;	/* NULL: every row */
+	bool cut;			/* stream filters hide rows: names says which */
+};
+
+static int shown_row(const void *arg, uint64_t row)
 {
-	return ns_visible_row(vis, row);
+	const struct export_rows *er = arg;
+
+	if (ns_visible_row(er->vis, row))
+		return NS_EXPORT_SHOWN;
+	return er->cut && ns_visible_row(er->names, row) ? NS_EXPORT_CUT : NS_EXPORT_HIDDEN;
+}
+
+static void export_rows_free(struct export_rows *er)
+{
+	ns_visible_free(er->vis);
+	ns_visible_free(er->names);
+	er->vis = er->names = NULL;
+	er->cut = false;
+}
+
+/* @er's passes of @filters on @trace: 0, or -1 with the reason in @err. */
+static int export_rows_build(struct ns_trace *trace, const struct ns_filter_set *filters,
+			     struct export_rows *er, char *err, size_t err_len)
+{
+	struct ns_filter_set *cut = NULL;
+	struct ns_filter_entry e;
+	bool streams = false;
+	int i, ret;
+
+	memset(er, 0, sizeof(*er));
+	if (ns_visible_build(trace, filters, &er->vis, err, err_len))
+		return -1;
+	if (!ns_visible_list_filtered(er->vis))
+		return 0;
+	for (i = 0; i < ns_filter_set_nr_entries(filters); i++) {
+		ns_filter_set_entry(filters, i, &e);
+		streams |= e.kind == NS_FILTER_STREAM && (e.where & NS_FILTER_LIST);
+	}
+	if (!streams)
+		return 0;
+	cut = ns_filter_set_alloc();
+	if (!cut || ns_filter_set_copy(cut, filters)) {
+		ns_filter_set_free(cut);
+		ns_set_nomem(err, err_len);
+		export_rows_free(er);
+		return -1;
+	}
+	for (i = ns_filter_set_nr_entries(cut) - 1; i >= 0; i--) {
+		ns_filter_set_entry(cut, i, &e);
+		if (e.kind == NS_FILTER_STREAM)
+			ns_filter_set_remove(cut, i);
+	}
+	ret = ns_visible_build(trace, cut, &er->names, err, err_len);
+	ns_filter_set_free(cut);
+	if (ret) {
+		export_rows_free(er);
+		return -1;
+	}
+	er->cut = true;
+	return 0;
 }
 
 /* --export: what the list shows, as `trace-cmd report` prints it. */
 static int export_shown(struct ns_trace *trace, const struct ns_filter_set *filters, char *err,
 			size_t err_len)
 {
-	struct ns_visible *vis;
+	struct export_rows er;
 	int ret;
 
-	ret = ns_visible_build(trace, filters, &vis, err, err_len);
-	if (ret)
-		return ret;
+	if (export_rows_build(trace, filters, &er, err, err_len))
+		return 1;
 	ret = ns_trace_export_shown(trace, stdout, 0, ns_trace_nr_events(trace),
-				    ns_visible_list_filtered(vis) ? shown_row : NULL, vis);
+				    ns_visible_list_filtered(er.vis) ? shown_row : NULL, &er);
 	if (ret)
 		errno_text(err, err_len, -ret);
-	ns_visible_free(vis);
+	export_rows_free(&er);
 	return ret;
 }
 
@@ -1003,7 +1067,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 {
 	struct ns_trace *traces[NS_MAX_FILES] = { 0 };
 	struct ns_filter_set *fs[NS_MAX_FILES] = { 0 };
-	struct ns_visible *vis[NS_MAX_FILES] = { 0 };
+	struct export_rows er[NS_MAX_FILES] = { 0 };
 	const void *args[NS_MAX_FILES];
 	bool filtered = false;
 	struct ns_trace_open_opts opts[NS_MAX_FILES];
@@ -1042,12 +1106,12 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 						err_len)) {
 			*about = cl->files[k].path;
 			status = EXIT_USAGE;
-		} else if (ns_visible_build(traces[k], fs[k], &vis[k], err, err_len)) {
+		} else if (export_rows_build(traces[k], fs[k], &er[k], err, err_len)) {
 			*about = cl->files[k].path;
 			status = 1;
 		} else {
-			filtered |= ns_visible_list_filtered(vis[k]) != 0;
-			args[k] = vis[k];
+			filtered |= ns_visible_list_filtered(er[k].vis) != 0;
+			args[k] = &er[k];
 		}
 	}
 	if (!status) {
@@ -1059,7 +1123,7 @@ static int export_files(struct cmdline *cl, struct ns_files *files, char *err, s
 		}
 	}
 	for (k = 0; k < cl->nr_files; k++) {
-		ns_visible_free(vis[k]);
+		export_rows_free(&er[k]);
 		ns_filter_set_free(fs[k]);
 		ns_trace_close(traces[k]);
 	}

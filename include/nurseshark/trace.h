@@ -416,7 +416,18 @@ void ns_event_detail_free(struct ns_event_detail *d);
  */
 int ns_trace_export(struct ns_trace *trace, FILE *out, uint64_t first_row,
 		    uint64_t end_row);
-/* The same, only the rows for which @shown(@arg, row) returns non-zero. */
+/*
+ * What an export's @shown callback says of a row. report registers the names
+ * sched events give as it prints them, so a row a filter hides (report -F,
+ * --cpu) names no task in the rows after it, and a task it alone named is
+ * printed "<...>" there. A stream filter has no report option: it cuts
+ * report's output by buffer, and a row it alone hides (NS_EXPORT_CUT) still
+ * names tasks, as in report's whole output.
+ */
+#define NS_EXPORT_HIDDEN	0
+#define NS_EXPORT_SHOWN		1
+#define NS_EXPORT_CUT		2
+/* The same, only the rows for which @shown(@arg, row) returns NS_EXPORT_SHOWN. */
 int ns_trace_export_shown(struct ns_trace *trace, FILE *out, uint64_t first_row, uint64_t end_row,
 			  int (*shown)(const void *arg, uint64_t row), const void *arg);
 

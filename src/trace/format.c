@@ -904,7 +904,15 @@ struct namer {
 
 static void namer_init(struct ns_trace *trace, struct namer *nm)
 {
+	size_t i;
+
 	memset(nm, 0, sizeof(*nm));
+	/* nothing to do when the saved cmdlines name every task (namer_comm()) */
+	for (i = 0; i < trace->tasks.cap; i++)
+		if (trace->tasks.slots[i].pid && trace->tasks.slots[i].unknown_until >= 0)
+			break;
+	if (i == trace->tasks.cap)
+		return;
 	ns_sched_fields_find(trace->tep, &nm->sched);
 	nm->max_pid = 1 << 22;		/* the kernel's PID_MAX_LIMIT */
 	nm->known = calloc(nm->max_pid / 8, 1);
@@ -921,6 +929,27 @@ static void namer_learn(struct ns_trace *trace, struct namer *nm, struct tep_rec
 	for (i = 0; i < n; i++)
 		if (names[i].registers && names[i].pid >= 0 && names[i].pid < nm->max_pid)
 			nm->known[names[i].pid / 8] |= 1 << (names[i].pid % 8);
+}
+
+/* A row report prints but the export cuts (NS_EXPORT_CUT): the names its sched event gives. */
+static int namer_learn_cut(struct ns_trace *trace, struct namer *nm, int cpu, uint64_t idx)
+{
+	int type;
+	struct tep_record *rec;
+
+	if (!nm->known)
+		return 0;
+	type = ns_trace_ev_type(trace, cpu, idx);
+	if (!((nm->sched.sw && type == nm->sched.sw->id) ||
+	      (nm->sched.wakeup && type == nm->sched.wakeup->id) ||
+	      (nm->sched.wakeup_new && type == nm->sched.wakeup_new->id)))
+		return 0;
+	rec = ns_trace_read(trace, cpu, idx);
+	if (!rec)
+		return ns_trace_changed(trace) ? -ESTALE : -EIO;
+	namer_learn(trace, nm, rec);
+	ns_trace_read_done(trace, rec);
+	return 0;
 }
 
 static void namer_comm(struct ns_trace *trace, const struct namer *nm, struct ns_event_text *txt)
@@ -973,6 +1002,8 @@ struct ns_export *ns_export_begin(struct ns_trace *trace, uint64_t first_row, ui
 /* The next row shown: 1 with its slot and time, 0 at the end, or a negative errno. */
 int ns_export_peek(struct ns_export *x, int *cpu, uint64_t *ts)
 {
+	int say;
+
 	for (;; x->i++, x->row++) {
 		if (x->row >= x->end)
 			return 0;
@@ -985,8 +1016,18 @@ int ns_export_peek(struct ns_export *x, int *cpu, uint64_t *ts)
 			if (!x->got)
 				return -EIO;
 		}
-		if (!x->shown || x->shown(x->arg, x->row))
+		if (!x->shown)
 			break;
+		say = x->shown(x->arg, x->row);
+		if (say == NS_EXPORT_CUT) {
+			int ret = namer_learn_cut(x->trace, &x->nm, x->pos[x->i].cpu,
+						  x->pos[x->i].idx);
+
+			if (ret)
+				return ret;
+		} else if (say) {
+			break;
+		}
 	}
 	*cpu = x->pos[x->i].cpu;
 	if (ts)
