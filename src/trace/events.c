@@ -331,11 +331,11 @@ static int writer_chunk(struct ns_events *e, uint64_t ci, uint64_t ts)
 
 /**
  * ns_events_append - add the next event of a CPU
- * For the CPU's one writer. Readers see it once *nr_published is raised,
+ * For the CPU's one writer (trace-int.h's inline part, then this). Readers see it once *nr_published is raised,
  * which the caller does (after the rest of the event's index, such as its
  * page, is in place).
  */
-int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type)
+int ns_events_append_slow(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type)
 {
 	uint64_t ci = idx >> NS_EV_CHUNK_SHIFT;
 	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));

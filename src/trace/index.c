@@ -12,6 +12,16 @@
  * What needs the merged order (which name report prints where) is done
  * after, in one thread. All of it may run in the background (open.c).
  *
+ * The fast path takes a page's records at once (ns_pages_iter_page(): the
+ * reader decodes timestamps, pids and types in its walk of the page) and
+ * makes a tep_record only for the sched events that name tasks; appending
+ * an event is stores into the chunk (trace-int.h's inline
+ * ns_events_append()); a task the saved cmdlines know is looked up in the
+ * tep once per CPU, not under its lock at each sched event. Together,
+ * against the record-by-record pass they replaced: huge6.dat (v6, 948 MB)
+ * loads in 0.95 s instead of 1.44 s, 1.48 s of CPU instead of 2.40 (median
+ * of 8 interleaved runs).
+ *
  * Two workarounds for libtracecmd 1.3 serve the libtracecmd path. It maps a
  * CPU's whole data at once, so every page read would stay resident:
  * release_behind() hands pages already indexed back to the kernel. And it
@@ -147,6 +157,8 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 		pthread_mutex_lock(&w->trace->tep_lock);
 		known = tep_is_pid_registered(w->tep, pid);
 		pthread_mutex_unlock(&w->trace->tep_lock);
+		/* a name once registered stays so: no lock for this task's next namings */
+		task->unknown_until = NS_TASK_KNOWN;
 		if (!known) {
 			task->unknown_until = (int64_t)idx;
 			ns_comm_copy(task->report_comm, comm);
@@ -286,13 +298,63 @@ static void ns_index_hold(struct ns_trace *trace, uint64_t page)
 		nanosleep(&ms, NULL);
 }
 
-/* The fast path: records straight from the pages (see pages.c). */
+/*
+ * index_one() for the fast path, a page at a time: the record @r of @pg,
+ * with the lost events before it (@missed), as event @idx. A tep_record is
+ * made only for the sched events (and for --summary's capture).
+ */
+static int index_page_rec(struct worker *w, struct ns_cpu *c, const struct ns_pages_page *pg,
+			  const struct ns_pages_rec *r, long long missed, uint64_t idx)
+{
+	const struct sched_fields *sf = &w->sched;
+	uint64_t ts = r->ts_ns;
+	int type = r->type, ret;
+
+	if (missed) {
+		if (GROW(c->missed, c->nr_missed, c->cap_missed))
+			return -ENOMEM;
+		c->missed[c->nr_missed].idx = idx;
+		c->missed[c->nr_missed].count = missed;
+		c->nr_missed++;
+	}
+	if (idx && ts < c->last_ts)
+		c->unsorted = true;
+	ret = note_runner(c, idx, ts, r->pid, missed != 0,
+			  type == sf->stack_type[0] || type == sf->stack_type[1]);
+	if (ret)
+		return ret;
+	c->last_ts = ts;
+	ret = ns_events_append(&c->ev, idx, ts, r->pid, type);
+	if (ret)
+		return ret;
+	atomic_store_explicit(&c->nr_events, idx + 1, memory_order_release);
+	if ((sf->sw && type == sf->sw->id) || (sf->wakeup && type == sf->wakeup->id) ||
+	    (sf->wakeup_new && type == sf->wakeup_new->id) || w->trace->capture) {
+		struct tep_record rec = {
+			.ts = ts,
+			.offset = pg->offset + r->off,
+			.missed_events = missed,
+			.size = (int)r->size,
+			.data = (void *)(pg->data + r->data_off),
+			.cpu = pg->cpu,
+		};
+
+		ret = index_sched(w, c, idx, type, &rec);
+		if (!ret && w->trace->capture)
+			ret = ns_sched_capture_one(w->trace, (int)(c - w->trace->cpus), idx, type,
+						   &rec);
+	}
+	return ret;
+}
+
+/* The fast path: records straight from the pages (see pages.c), a page at a time. */
 static int index_cpu_pages(struct worker *w, int cpu)
 {
 	struct ns_cpu *c = &w->trace->cpus[cpu];
 	struct resume *rs = w->resume ? &w->resume[cpu] : NULL;
+	uint64_t page_mask = ~(uint64_t)(w->trace->page_size - 1);
 	struct ns_pages_iter *it;
-	struct ns_pages_record r;
+	struct ns_pages_page pg;
 	int ret;
 
 	if (rs && rs->finished)
@@ -300,34 +362,51 @@ static int index_cpu_pages(struct worker *w, int cpu)
 	it = ns_pages_iter_open(w->pages, cpu, rs ? rs->page : 0, UINT64_MAX);
 	if (!it)
 		return -ENOMEM;
-	while ((ret = ns_pages_iter_next(it, &r)) == 1) {
-		struct tep_record rec = ns_pages_tep_record(&r);
+	while ((ret = ns_pages_iter_page(it, &pg)) == 1) {
+		uint32_t k = 0;
 
-		if (rs) {
-			/* indexed in a round before: the page is read again from its start */
-			if (r.page == rs->page && r.page_off < rs->off)
-				continue;
+		/* indexed in a round before: the page is read again from its start */
+		if (rs && pg.page == rs->page)
+			while (k < pg.nr && pg.recs[k].off < rs->off)
+				k++;
+		for (; k < pg.nr; k++) {
+			const struct ns_pages_rec *r = &pg.recs[k];
+			uint64_t page = (pg.offset + r->off) & page_mask, idx = c->nr_events;
+
 			/* the next round's: stop before it */
-			if (r.ts_ns >= w->round_end) {
-				rs->page = r.page;
-				rs->off = r.page_off;
-				break;
+			if (rs && r->ts_ns >= w->round_end) {
+				rs->page = pg.page;
+				rs->off = r->off;
+				ret = 1;
+				goto out;
 			}
-		}
-
-		if (r.page != c->done_pages) {
-			/* a new page: say how far we are, and stop if asked to */
-			if (atomic_load_explicit(&w->trace->cancel, memory_order_relaxed)) {
-				ret = -ECANCELED;
-				break;
+			if (pg.page != c->done_pages) {
+				/* a new page: say how far we are, and stop if asked to */
+				if (atomic_load_explicit(&w->trace->cancel, memory_order_relaxed)) {
+					ret = -ECANCELED;
+					goto out;
+				}
+				ns_index_hold(w->trace, pg.page);
+				atomic_store_explicit(&c->done_pages, pg.page, memory_order_relaxed);
 			}
-			ns_index_hold(w->trace, r.page);
-			atomic_store_explicit(&c->done_pages, r.page, memory_order_relaxed);
+			if (!c->nr_pages || c->pages[c->nr_pages - 1].offset != page) {
+				/* sized in ns_index_prepare(): it does not move */
+				if (GROW(c->pages, c->nr_pages, c->cap_pages)) {
+					ret = -ENOMEM;
+					goto out;
+				}
+				c->pages[c->nr_pages].offset = page;
+				c->pages[c->nr_pages].first_idx = idx;
+				atomic_store_explicit(&c->nr_pages, c->nr_pages + 1,
+						      memory_order_release);
+				w->bytes_read += (uint64_t)w->trace->page_size;
+			}
+			ret = index_page_rec(w, c, &pg, r, k ? 0 : pg.missed, idx);
+			if (ret)
+				goto out;
 		}
-		ret = index_one(w, c, &rec, r.type, r.pid);
-		if (ret)
-			break;
 	}
+out:
 	if (rs && ret == 1) {
 		ret = 0;	/* stopped at the round's end */
 	} else if (!ret) {

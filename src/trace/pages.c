@@ -51,12 +51,6 @@ enum {
 #define RB_COMMIT_MASK ((1u << 27) - 1)
 
 /* One record of the page loaded: where it is, and its raw timestamp. */
-struct page_rec {
-	uint32_t off;		/* of its header, from the page's start */
-	uint32_t data_off;
-	uint32_t size;
-	uint64_t ts;
-};
 
 struct ns_pages_iter {
 	size_t window;		/* bytes of the file read at a time */
@@ -67,7 +61,7 @@ struct ns_pages_iter {
 	const unsigned char *page_data;	/* NULL: no page loaded */
 	int err;
 	/* the records of the page loaded, from walk_page() */
-	struct page_rec *recs;
+	struct ns_pages_rec *recs;
 	uint32_t nr_recs, rec_idx;
 	long long missed;		/* lost events before the page */
 	/* uncompressed: the part of the file read last (it->window bytes) */
@@ -369,6 +363,29 @@ static inline uint64_t read_num(const unsigned char *ptr, int size)
 }
 
 /*
+ * Counts to ns with TSC2NSEC's multiplier and shift, in 64-bit arithmetic
+ * that wraps where libtracecmd's (the kernel's mul_u64_u32_shr()) wraps.
+ */
+static inline uint64_t tsc_to_ns(const struct ns_pages *p, uint64_t ts)
+{
+	uint64_t lo = (uint32_t)ts, hi = ts >> 32;
+	uint64_t ns = (lo * p->tsc_mult) >> p->tsc_shift;
+
+	if (hi)
+		ns += (hi * p->tsc_mult) << (32 - p->tsc_shift);
+	return ns;
+}
+
+/* A common field as libtraceevent reads it (past the record's end too, not past the page). */
+static inline int common_field(const struct ns_pages *p, const unsigned char *data, size_t in_page,
+			       int offset, int size)
+{
+	if (!size || offset < 0 || (size_t)offset + (size_t)size > in_page)
+		return -1;
+	return (int)read_num(data + offset, size);
+}
+
+/*
  * List the records of a page, as kbuffer walks them: their place, size and
  * timestamp. Checks what the kernel guarantees and a damaged file may
  * break: the commit size (and the lost events count stored after the data)
@@ -444,12 +461,18 @@ static int walk_page(struct ns_pages_iter *it, const unsigned char *pg)
 		if (next <= pos || next > room || (type_len < RB_PADDING && next < at))
 			return -EBADMSG;
 		if (type_len < RB_PADDING) {
+			struct ns_pages_rec *r = &it->recs[n++];
+			uint64_t ns;
+			size_t in_page = (size_t)p->page_size - hdr - (size_t)at;
+
 			ts += delta;
-			it->recs[n].off = hdr + pos;
-			it->recs[n].data_off = hdr + (uint32_t)at;
-			it->recs[n].size = (uint32_t)(next - at);
-			it->recs[n].ts = ts;
-			n++;
+			ns = p->tsc_mult ? tsc_to_ns(p, ts) : ts;
+			r->ts_ns = ns + (uint64_t)p->ts_offset;
+			r->off = hdr + pos;
+			r->data_off = hdr + (uint32_t)at;
+			r->size = (uint32_t)(next - at);
+			r->type = common_field(p, data + at, in_page, p->type_offset, p->type_size);
+			r->pid = common_field(p, data + at, in_page, p->pid_offset, p->pid_size);
 		}
 		pos = (uint32_t)next;
 	}
@@ -458,36 +481,10 @@ static int walk_page(struct ns_pages_iter *it, const unsigned char *pg)
 	return 0;
 }
 
-/*
- * Counts to ns with TSC2NSEC's multiplier and shift, in 64-bit arithmetic
- * that wraps where libtracecmd's (the kernel's mul_u64_u32_shr()) wraps.
- */
-static inline uint64_t tsc_to_ns(const struct ns_pages *p, uint64_t ts)
-{
-	uint64_t lo = (uint32_t)ts, hi = ts >> 32;
-	uint64_t ns = (lo * p->tsc_mult) >> p->tsc_shift;
-
-	if (hi)
-		ns += (hi * p->tsc_mult) << (32 - p->tsc_shift);
-	return ns;
-}
-
-/* A common field as libtraceevent reads it (past the record's end too, not past the page). */
-static inline int common_field(const struct ns_pages *p, const unsigned char *data, size_t in_page,
-			       int offset, int size)
-{
-	if (!size || offset < 0 || (size_t)offset + (size_t)size > in_page)
-		return -1;
-	return (int)read_num(data + offset, size);
-}
-
-int ns_pages_iter_next(struct ns_pages_iter *it, struct ns_pages_record *rec)
+/* Load the next page with records, unless the one loaded has some left: 1, 0 at the end, or an error. */
+static int load_records(struct ns_pages_iter *it)
 {
 	const struct ns_pages *p = it->p;
-	const struct page_rec *r;
-	const unsigned char *data;
-	uint64_t ts;
-	size_t in_page;
 
 	if (it->err)
 		return it->err;
@@ -508,22 +505,50 @@ int ns_pages_iter_next(struct ns_pages_iter *it, struct ns_pages_record *rec)
 			return it->err;
 		it->page_data = pg;
 	}
-	r = &it->recs[it->rec_idx++];
-	data = it->page_data + r->data_off;
-	ts = r->ts;
-	if (p->tsc_mult)
-		ts = tsc_to_ns(p, ts);
-	rec->ts_ns = ts + (uint64_t)p->ts_offset;
-	rec->data = data;
+	return 1;
+}
+
+/* The lost events before the page's record @i: only its first, when at the page's start. */
+static long long missed_at(const struct ns_pages_iter *it, uint32_t i)
+{
+	return i == 0 && it->recs[0].off == (it->p->long_size == 8 ? 16u : 12u) ? it->missed : 0;
+}
+
+int ns_pages_iter_next(struct ns_pages_iter *it, struct ns_pages_record *rec)
+{
+	const struct ns_pages *p = it->p;
+	const struct ns_pages_rec *r;
+	int ret = load_records(it);
+
+	if (ret != 1)
+		return ret;
+	r = &it->recs[it->rec_idx];
+	rec->missed = missed_at(it, it->rec_idx++);
+	rec->ts_ns = r->ts_ns;
+	rec->data = it->page_data + r->data_off;
 	rec->size = r->size;
 	rec->cpu = it->cpu;
-	rec->missed = it->rec_idx == 1 && r->off == (p->long_size == 8 ? 16u : 12u) ?
-		it->missed : 0;
 	rec->page = it->page;
 	rec->page_off = r->off;
 	rec->offset = it->c->offset + it->page * (uint64_t)p->page_size + r->off;
-	in_page = (size_t)p->page_size - r->data_off;
-	rec->type = common_field(p, data, in_page, p->type_offset, p->type_size);
-	rec->pid = common_field(p, data, in_page, p->pid_offset, p->pid_size);
+	rec->type = r->type;
+	rec->pid = r->pid;
+	return 1;
+}
+
+int ns_pages_iter_page(struct ns_pages_iter *it, struct ns_pages_page *pg)
+{
+	int ret = load_records(it);
+
+	if (ret != 1)
+		return ret;
+	pg->data = it->page_data;
+	pg->recs = it->recs + it->rec_idx;
+	pg->nr = it->nr_recs - it->rec_idx;
+	pg->missed = missed_at(it, it->rec_idx);
+	pg->page = it->page;
+	pg->offset = it->c->offset + it->page * (uint64_t)it->p->page_size;
+	pg->cpu = it->cpu;
+	it->rec_idx = it->nr_recs;
 	return 1;
 }

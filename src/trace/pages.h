@@ -136,6 +136,34 @@ void ns_pages_iter_seek(struct ns_pages_iter *iter, uint64_t first_page, uint64_
  * a file cut while open gives -ESTALE, never SIGBUS.
  */
 int ns_pages_iter_next(struct ns_pages_iter *iter, struct ns_pages_record *rec);
+
+/* A record of a page from ns_pages_iter_page(): fields as struct ns_pages_record's. */
+struct ns_pages_rec {
+	uint64_t ts_ns;
+	uint32_t off;		/* page_off: its header, from the page's start */
+	uint32_t data_off;	/* its data, from the page's start */
+	uint32_t size;
+	int32_t pid;
+	int32_t type;
+};
+
+/* What ns_pages_iter_page() gives: valid until the iterator's next call. */
+struct ns_pages_page {
+	const unsigned char *data;	/* the page's bytes */
+	const struct ns_pages_rec *recs;
+	uint32_t nr;			/* at least 1 */
+	uint64_t page;			/* its number within its CPU */
+	uint64_t offset;		/* ns_pages_page_offset(): a record's offset is this + off */
+	long long missed;		/* the missed of recs[0] */
+	int cpu;
+};
+
+/*
+ * ns_pages_iter_page - the records of the next page at once, for a reader
+ * of every record (the index): what ns_pages_iter_next() gives one by one,
+ * the rest of the page it is in if it is within one. Returns as it does.
+ */
+int ns_pages_iter_page(struct ns_pages_iter *iter, struct ns_pages_page *pg);
 void ns_pages_iter_close(struct ns_pages_iter *iter);
 
 /* @r as the tep_record libtraceevent prints (valid as long as @r's data). */

@@ -71,8 +71,10 @@ void tracecmd_set_ts_offset(struct tracecmd_input *handle, long long offset);
 /*
  * A task in the trace's table. In a CPU's table while indexing,
  * unknown_until is instead the index of the CPU's first event that named a
- * task the saved cmdlines lack (-1: none), report_comm the name it gave.
+ * task the saved cmdlines lack (-1: not named yet, NS_TASK_KNOWN: the
+ * cmdlines have it), report_comm the name it gave.
  */
+#define NS_TASK_KNOWN (-2)
 struct ns_task {
 	int32_t pid;		/* 0: empty slot (pid 0 is never stored) */
 	char comm[NS_COMM_LEN];	/* last comm seen in sched events */
@@ -223,7 +225,43 @@ struct ns_events {
 int ns_events_init(struct ns_events *e, uint64_t max_events);
 void ns_events_set_pool(struct ns_events *e, struct ns_evpool *pool, int cpu);
 int ns_events_reserve(struct ns_events *e, uint64_t max_events);
-int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type);
+int ns_events_append_slow(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type);
+
+/*
+ * ns_events_append() (events.c) where it is only stores: the writer's
+ * chunk is @idx's, the type has its local number, the slot takes it whole.
+ * Inline, as the index calls it once an event (a tenth of its time).
+ */
+static inline int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid,
+				   int type)
+{
+	uint64_t ci = idx >> NS_EV_CHUNK_SHIFT, *g, base;
+	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
+	struct ns_ev_chunk *ch = e->wchunk;
+	int lt;
+
+	if (!ch || e->wci != ci || !e->type_map || type < 0 || type >= NS_EV_TYPE_MAP ||
+	    !e->type_map[type] || pid < 0 || pid >= NS_EV_PID_LIMIT || !idx)
+		return ns_events_append_slow(e, idx, ts, pid, type);
+	lt = e->type_map[type] - 1;
+	g = e->grp[idx >> NS_EV_GROUP_SHIFT];
+	if (!(i & (NS_EV_GROUP - 1)))
+		base = ts;
+	else
+		base = ch->base[i >> NS_EV_GROUP_SHIFT];
+	if (ts < base || ts - base >= NS_EV_WIDE ||
+	    ts < e->last_ts[(idx - 1) >> NS_EV_CHUNK_SHIFT])
+		return ns_events_append_slow(e, idx, ts, pid, type);
+	if (!(i & (NS_EV_GROUP - 1))) {
+		ch->base[i >> NS_EV_GROUP_SHIFT] = ts;
+		g[0] = ts;
+	}
+	g[1] = ts;
+	e->last_ts[ci] = ts;
+	ch->slot[i].ts_lo = (uint32_t)(ts - base);
+	ch->slot[i].key = (uint32_t)pid << NS_EV_TYPE_BITS | (uint32_t)lt;
+	return 0;
+}
 void ns_events_fill(struct ns_events *e, struct ns_ev_chunk *ch, uint32_t i, uint64_t ts,
 		    int pid, int type, const uint16_t *map, uint32_t *wide);
 void ns_events_done(struct ns_events *e);
