@@ -262,7 +262,7 @@ static int type_local(struct ns_events *e, int type)
 	return n;
 }
 
-static int add_wide(struct ns_events *e, uint64_t ts, int pid, int type, uint32_t *nr)
+int ns_events_add_wide(struct ns_events *e, uint64_t ts, int pid, int type, uint32_t *nr)
 {
 	uint32_t n = atomic_load_explicit(&e->nr_wide, memory_order_relaxed), k = 31 - (uint32_t)__builtin_clz(n / NS_EV_WIDE_FIRST + 1);
 	struct ns_ev_wide *w;
@@ -281,23 +281,6 @@ static int add_wide(struct ns_events *e, uint64_t ts, int pid, int type, uint32_
 	*nr = n;
 	atomic_store_explicit(&e->nr_wide, n + 1, memory_order_release);
 	return 0;
-}
-
-/* Slot @i of @ch for an event whose local type is @lt: false if it must go wide. */
-static bool put_slot(struct ns_ev_chunk *ch, uint32_t i, uint64_t ts, int pid, int lt)
-{
-	uint64_t base;
-
-	if (!(i & (NS_EV_GROUP - 1)))
-		ch->base[i >> NS_EV_GROUP_SHIFT] = ts;
-	base = ch->base[i >> NS_EV_GROUP_SHIFT];
-	if (ts >= base && ts - base < NS_EV_WIDE && pid >= 0 && pid < NS_EV_PID_LIMIT && lt >= 0) {
-		ch->slot[i].ts_lo = (uint32_t)(ts - base);
-		ch->slot[i].key = (uint32_t)pid << NS_EV_TYPE_BITS | (uint32_t)lt;
-		return true;
-	}
-	ch->slot[i].ts_lo = NS_EV_WIDE;
-	return false;
 }
 
 /* A buffer for the writer's chunk @ci, pinned; the one before it unpinned. */
@@ -331,14 +314,14 @@ static int writer_chunk(struct ns_events *e, uint64_t ci, uint64_t ts)
 
 /**
  * ns_events_append - add the next event of a CPU
- * For the CPU's one writer (trace-int.h's inline part, then this). Readers see it once *nr_published is raised,
+ * For the CPU's one writer: trace-int.h's inline part, and this where the
+ * writer needs its next chunk or the type its local number. Readers see it once *nr_published is raised,
  * which the caller does (after the rest of the event's index, such as its
  * page, is in place).
  */
 int ns_events_append_slow(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type)
 {
 	uint64_t ci = idx >> NS_EV_CHUNK_SHIFT;
-	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
 	int lt, ret;
 
 	if (ci >= e->cap_chunks)
@@ -357,15 +340,7 @@ int ns_events_append_slow(struct ns_events *e, uint64_t idx, uint64_t ts, int pi
 	lt = type_local(e, type);
 	if (lt == -ENOMEM)
 		return lt;
-	if (idx && ts < e->last_ts[(idx - 1) >> NS_EV_CHUNK_SHIFT])
-		atomic_store_explicit(&e->unsorted, true, memory_order_relaxed);
-	if (!(idx & (NS_EV_GROUP - 1)))
-		e->grp[idx >> NS_EV_GROUP_SHIFT][0] = ts;
-	e->grp[idx >> NS_EV_GROUP_SHIFT][1] = ts;
-	e->last_ts[ci] = ts;
-	if (put_slot(e->wchunk, i, ts, pid, lt))
-		return 0;
-	return add_wide(e, ts, pid, type, &e->wchunk->slot[i].key);
+	return ns_events_put(e, idx, ts, pid, type, lt);
 }
 
 /**
@@ -379,7 +354,7 @@ void ns_events_fill(struct ns_events *e, struct ns_ev_chunk *ch, uint32_t i, uin
 	int lt = type >= 0 && type < NS_EV_TYPE_MAP ? map[type] - 1 : -1;
 
 	(void)e;
-	if (!put_slot(ch, i, ts, pid, lt))
+	if (!ns_ev_put_slot(ch, i, ts, pid, lt))
 		ch->slot[i].key = (*wide)++;
 }
 

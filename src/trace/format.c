@@ -940,9 +940,7 @@ static int namer_learn_cut(struct ns_trace *trace, struct namer *nm, int cpu, ui
 	if (!nm->known)
 		return 0;
 	type = ns_trace_ev_type(trace, cpu, idx);
-	if (!((nm->sched.sw && type == nm->sched.sw->id) ||
-	      (nm->sched.wakeup && type == nm->sched.wakeup->id) ||
-	      (nm->sched.wakeup_new && type == nm->sched.wakeup_new->id)))
+	if (!ns_sched_names_type(&nm->sched, type))
 		return 0;
 	rec = ns_trace_read(trace, cpu, idx);
 	if (!rec)

@@ -158,9 +158,8 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 		known = tep_is_pid_registered(w->tep, pid);
 		pthread_mutex_unlock(&w->trace->tep_lock);
 		/* a name once registered stays so: no lock for this task's next namings */
-		task->unknown_until = NS_TASK_KNOWN;
+		task->unknown_until = known ? NS_TASK_KNOWN : (int64_t)idx;
 		if (!known) {
-			task->unknown_until = (int64_t)idx;
 			ns_comm_copy(task->report_comm, comm);
 			if (w->named) {
 				struct named_at *na = &w->named[c - w->trace->cpus];
@@ -227,52 +226,76 @@ static int index_sched(struct worker *w, struct ns_cpu *c, uint64_t idx, int typ
 	return 0;
 }
 
-/* Index one record; @type and @pid are its common fields. */
-static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec, int type, int pid)
+/* The page of a record at file offset @offset, in c->pages if event @idx starts it. */
+NS_ALWAYS_INLINE int note_page(struct worker *w, struct ns_cpu *c, uint64_t offset, uint64_t idx)
 {
 	int page_size = w->trace->page_size;
-	uint64_t page = rec->offset & ~(uint64_t)(page_size - 1);
-	uint64_t idx = c->nr_events;
+	uint64_t page = offset & ~(uint64_t)(page_size - 1);
+
+	if (c->nr_pages && c->pages[c->nr_pages - 1].offset == page)
+		return 0;
+	/* the fast path sized it in ns_index_prepare(): it does not move */
+	if (GROW(c->pages, c->nr_pages, c->cap_pages))
+		return -ENOMEM;
+	c->pages[c->nr_pages].offset = page;
+	c->pages[c->nr_pages].first_idx = idx;
+	atomic_store_explicit(&c->nr_pages, c->nr_pages + 1, memory_order_release);
+	w->bytes_read += page_size;
+	return 0;
+}
+
+/*
+ * Event @idx of @c: its time, pid and type, and the lost events before it.
+ * @rec is its record, for the sched events' names and --summary's capture;
+ * NULL where neither needs it (the fast path makes none then).
+ */
+NS_ALWAYS_INLINE int index_event(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t ts, int pid,
+			     int type, long long missed, struct tep_record *rec)
+{
 	int ret;
 
-	if (!w->pages) {
-		/* no readers yet on this path: the arrays may move */
-		if (ns_events_reserve(&c->ev, idx + 1) ||
-		    NS_GROW(c->page_offs, c->cap_page_offs, idx + 1))
-			return -ENOMEM;
-		c->page_offs[idx] = (uint16_t)(rec->offset & (page_size - 1));
-	}
-	if (!c->nr_pages || c->pages[c->nr_pages - 1].offset != page) {
-		/* the fast path sized it in ns_index_prepare(): it does not move */
-		if (GROW(c->pages, c->nr_pages, c->cap_pages))
-			return -ENOMEM;
-		c->pages[c->nr_pages].offset = page;
-		c->pages[c->nr_pages].first_idx = idx;
-		atomic_store_explicit(&c->nr_pages, c->nr_pages + 1, memory_order_release);
-		w->bytes_read += page_size;
-	}
-	if (rec->missed_events) {
+	if (missed) {
 		if (GROW(c->missed, c->nr_missed, c->cap_missed))
 			return -ENOMEM;
 		c->missed[c->nr_missed].idx = idx;
-		c->missed[c->nr_missed].count = rec->missed_events;
+		c->missed[c->nr_missed].count = missed;
 		c->nr_missed++;
 	}
-	if (idx && rec->ts < c->last_ts)
+	if (idx && ts < c->last_ts)
 		c->unsorted = true;
-	ret = note_runner(c, idx, rec->ts, pid, rec->missed_events != 0,
+	ret = note_runner(c, idx, ts, pid, missed != 0,
 			  type == w->sched.stack_type[0] || type == w->sched.stack_type[1]);
 	if (ret)
 		return ret;
-	c->last_ts = rec->ts;
-	ret = ns_events_append(&c->ev, idx, rec->ts, pid, type);
+	c->last_ts = ts;
+	ret = ns_events_append(&c->ev, idx, ts, pid, type);
 	if (ret)
 		return ret;
 	atomic_store_explicit(&c->nr_events, idx + 1, memory_order_release);
+	if (!rec)
+		return 0;
 	ret = index_sched(w, c, idx, type, rec);
 	if (!ret && w->trace->capture)	/* --summary: the sched fields, from this one read */
 		ret = ns_sched_capture_one(w->trace, (int)(c - w->trace->cpus), idx, type, rec);
 	return ret;
+}
+
+/* The libtracecmd path: one record; @type and @pid are its common fields. */
+static int index_one(struct worker *w, struct ns_cpu *c, struct tep_record *rec, int type, int pid)
+{
+	int page_size = w->trace->page_size;
+	uint64_t idx = c->nr_events;
+	int ret;
+
+	/* no readers yet on this path: the arrays may move */
+	if (ns_events_reserve(&c->ev, idx + 1) ||
+	    NS_GROW(c->page_offs, c->cap_page_offs, idx + 1))
+		return -ENOMEM;
+	c->page_offs[idx] = (uint16_t)(rec->offset & (page_size - 1));
+	ret = note_page(w, c, rec->offset, idx);
+	if (ret)
+		return ret;
+	return index_event(w, c, idx, rec->ts, pid, type, rec->missed_events, rec);
 }
 
 static int index_record(struct worker *w, struct ns_cpu *c, struct tep_record *rec)
@@ -299,52 +322,26 @@ static void ns_index_hold(struct ns_trace *trace, uint64_t page)
 }
 
 /*
- * index_one() for the fast path, a page at a time: the record @r of @pg,
- * with the lost events before it (@missed), as event @idx. A tep_record is
- * made only for the sched events (and for --summary's capture).
+ * The fast path's event: record @r of @pg, with the lost events before it
+ * (@missed), as event @idx. A tep_record is made only for the events that
+ * name tasks (and for --summary's capture).
  */
 static int index_page_rec(struct worker *w, struct ns_cpu *c, const struct ns_pages_page *pg,
 			  const struct ns_pages_rec *r, long long missed, uint64_t idx)
 {
-	const struct sched_fields *sf = &w->sched;
-	uint64_t ts = r->ts_ns;
-	int type = r->type, ret;
+	struct tep_record rec;
 
-	if (missed) {
-		if (GROW(c->missed, c->nr_missed, c->cap_missed))
-			return -ENOMEM;
-		c->missed[c->nr_missed].idx = idx;
-		c->missed[c->nr_missed].count = missed;
-		c->nr_missed++;
-	}
-	if (idx && ts < c->last_ts)
-		c->unsorted = true;
-	ret = note_runner(c, idx, ts, r->pid, missed != 0,
-			  type == sf->stack_type[0] || type == sf->stack_type[1]);
-	if (ret)
-		return ret;
-	c->last_ts = ts;
-	ret = ns_events_append(&c->ev, idx, ts, r->pid, type);
-	if (ret)
-		return ret;
-	atomic_store_explicit(&c->nr_events, idx + 1, memory_order_release);
-	if ((sf->sw && type == sf->sw->id) || (sf->wakeup && type == sf->wakeup->id) ||
-	    (sf->wakeup_new && type == sf->wakeup_new->id) || w->trace->capture) {
-		struct tep_record rec = {
-			.ts = ts,
-			.offset = pg->offset + r->off,
-			.missed_events = missed,
-			.size = (int)r->size,
-			.data = (void *)(pg->data + r->data_off),
-			.cpu = pg->cpu,
-		};
-
-		ret = index_sched(w, c, idx, type, &rec);
-		if (!ret && w->trace->capture)
-			ret = ns_sched_capture_one(w->trace, (int)(c - w->trace->cpus), idx, type,
-						   &rec);
-	}
-	return ret;
+	if (!ns_sched_names_type(&w->sched, r->type) && !w->trace->capture)
+		return index_event(w, c, idx, r->ts_ns, r->pid, r->type, missed, NULL);
+	rec = (struct tep_record){
+		.ts = r->ts_ns,
+		.offset = pg->offset + r->off,
+		.missed_events = missed,
+		.size = (int)r->size,
+		.data = (void *)(pg->data + r->data_off),
+		.cpu = pg->cpu,
+	};
+	return index_event(w, c, idx, r->ts_ns, r->pid, r->type, missed, &rec);
 }
 
 /* The fast path: records straight from the pages (see pages.c), a page at a time. */
@@ -352,7 +349,6 @@ static int index_cpu_pages(struct worker *w, int cpu)
 {
 	struct ns_cpu *c = &w->trace->cpus[cpu];
 	struct resume *rs = w->resume ? &w->resume[cpu] : NULL;
-	uint64_t page_mask = ~(uint64_t)(w->trace->page_size - 1);
 	struct ns_pages_iter *it;
 	struct ns_pages_page pg;
 	int ret;
@@ -371,7 +367,7 @@ static int index_cpu_pages(struct worker *w, int cpu)
 				k++;
 		for (; k < pg.nr; k++) {
 			const struct ns_pages_rec *r = &pg.recs[k];
-			uint64_t page = (pg.offset + r->off) & page_mask, idx = c->nr_events;
+			uint64_t idx = c->nr_events;
 
 			/* the next round's: stop before it */
 			if (rs && r->ts_ns >= w->round_end) {
@@ -389,18 +385,9 @@ static int index_cpu_pages(struct worker *w, int cpu)
 				ns_index_hold(w->trace, pg.page);
 				atomic_store_explicit(&c->done_pages, pg.page, memory_order_relaxed);
 			}
-			if (!c->nr_pages || c->pages[c->nr_pages - 1].offset != page) {
-				/* sized in ns_index_prepare(): it does not move */
-				if (GROW(c->pages, c->nr_pages, c->cap_pages)) {
-					ret = -ENOMEM;
-					goto out;
-				}
-				c->pages[c->nr_pages].offset = page;
-				c->pages[c->nr_pages].first_idx = idx;
-				atomic_store_explicit(&c->nr_pages, c->nr_pages + 1,
-						      memory_order_release);
-				w->bytes_read += (uint64_t)w->trace->page_size;
-			}
+			ret = note_page(w, c, pg.offset + r->off, idx);
+			if (ret)
+				goto out;
 			ret = index_page_rec(w, c, &pg, r, k ? 0 : pg.missed, idx);
 			if (ret)
 				goto out;

@@ -330,16 +330,24 @@ struct probe_rows {
 	uint64_t row;
 };
 
+/*
+ * A run of the merge, @count events of a CPU from @idx on at rows from
+ * @row: the rows of that CPU's probes in it, p[*next] on (sorted by idx,
+ * before @end), and *next past them.
+ */
+static void probes_in_run(struct ns_order_probe *p, size_t *next, size_t end, uint64_t idx,
+			  uint64_t count, uint64_t row)
+{
+	for (; *next < end && p[*next].idx < idx + count; ++*next)
+		if (p[*next].idx >= idx)
+			p[*next].row = row + (p[*next].idx - idx);
+}
+
 static bool segment_run(void *arg, int cpu, uint64_t idx, uint64_t count)
 {
 	struct probe_rows *pr = arg;
-	struct ns_order_probe *p = pr->probes;
 
-	while (pr->next[cpu] < pr->end[cpu] && p[pr->next[cpu]].idx < idx + count) {
-		if (p[pr->next[cpu]].idx >= idx)
-			p[pr->next[cpu]].row = pr->row + (p[pr->next[cpu]].idx - idx);
-		pr->next[cpu]++;
-	}
+	probes_in_run(pr->probes, &pr->next[cpu], pr->end[cpu], idx, count, pr->row);
 	pr->row += count;
 	return true;
 }
@@ -493,8 +501,8 @@ int ns_order_build(struct ns_trace *trace, struct ns_order_probe *probes, size_t
  * CPU as they are merged, and looked up at the end.
  */
 struct named {
-	uint64_t *idx, *row;		/* sorted by idx */
-	size_t n, cap, row_cap, next;	/* next: the first not merged yet */
+	struct ns_order_probe *p;	/* sorted by idx */
+	size_t n, cap, next;		/* next: the first not merged yet */
 };
 
 struct ns_order_stream {
@@ -530,8 +538,7 @@ void ns_order_stream_free(struct ns_order_stream *os)
 	if (!os)
 		return;
 	for (cpu = 0; os->named && cpu < os->trace->nr_cpus; cpu++) {
-		free(os->named[cpu].idx);
-		free(os->named[cpu].row);
+		free(os->named[cpu].p);
 	}
 	free(os->named);
 	free(os->pos);
@@ -543,11 +550,9 @@ int ns_order_stream_probe(struct ns_order_stream *os, int cpu, uint64_t idx)
 {
 	struct named *nm = &os->named[cpu];
 
-	if (NS_GROW(nm->idx, nm->cap, nm->n + 1) ||
-	    NS_GROW(nm->row, nm->row_cap, nm->n + 1))
+	if (NS_GROW(nm->p, nm->cap, nm->n + 1))
 		return -ENOMEM;
-	nm->idx[nm->n] = idx;
-	nm->row[nm->n++] = UINT64_MAX;
+	nm->p[nm->n++] = (struct ns_order_probe){ .cpu = cpu, .idx = idx, .row = UINT64_MAX };
 	return 0;
 }
 
@@ -557,11 +562,7 @@ static bool stream_run(void *arg, int cpu, uint64_t idx, uint64_t count)
 	struct ns_order_stream *os = arg;
 	struct named *nm = &os->named[cpu];
 
-	while (nm->next < nm->n && nm->idx[nm->next] < idx + count) {
-		if (nm->idx[nm->next] >= idx)
-			nm->row[nm->next] = os->row + (nm->idx[nm->next] - idx);
-		nm->next++;
-	}
+	probes_in_run(nm->p, &nm->next, nm->n, idx, count, os->row);
 	os->row += count;
 	return true;
 }
@@ -592,7 +593,7 @@ int ns_order_stream_run(struct ns_order_stream *os, const uint64_t *end)
 }
 
 struct named_key {
-	const uint64_t *idx;
+	const struct ns_order_probe *p;
 	uint64_t want;
 };
 
@@ -600,7 +601,7 @@ static bool named_before(size_t i, const void *arg)
 {
 	const struct named_key *k = arg;
 
-	return k->idx[i] < k->want;
+	return k->p[i].idx < k->want;
 }
 
 int ns_order_stream_finish(struct ns_order_stream *os, struct ns_order_probe *probes,
@@ -622,10 +623,10 @@ int ns_order_stream_finish(struct ns_order_stream *os, struct ns_order_probe *pr
 		memcpy(trace->order, os->order, k * ncpu * sizeof(*trace->order));
 	for (p = 0; p < nr_probes; p++) {
 		const struct named *nm = &os->named[probes[p].cpu];
-		struct named_key key = { nm->idx, probes[p].idx };
+		struct named_key key = { nm->p, probes[p].idx };
 		size_t i = ns_lower_bound(nm->n, named_before, &key);
 
-		probes[p].row = i < nm->n && nm->idx[i] == probes[p].idx ? nm->row[i] :
+		probes[p].row = i < nm->n && nm->p[i].idx == probes[p].idx ? nm->p[i].row :
 				trace->nr_events;
 		if (probes[p].row == UINT64_MAX)
 			probes[p].row = trace->nr_events;

@@ -225,42 +225,61 @@ struct ns_events {
 int ns_events_init(struct ns_events *e, uint64_t max_events);
 void ns_events_set_pool(struct ns_events *e, struct ns_evpool *pool, int cpu);
 int ns_events_reserve(struct ns_events *e, uint64_t max_events);
+/*
+ * For the index's per-event path, whose few small steps cost a tenth more
+ * CPU on huge6.dat when GCC makes them calls.
+ */
+#define NS_ALWAYS_INLINE static inline __attribute__((always_inline))
+
 int ns_events_append_slow(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type);
+int ns_events_add_wide(struct ns_events *e, uint64_t ts, int pid, int type, uint32_t *nr);
+
+/* Slot @i of @ch for an event whose local type is @lt: false if it must go wide. */
+NS_ALWAYS_INLINE bool ns_ev_put_slot(struct ns_ev_chunk *ch, uint32_t i, uint64_t ts, int pid, int lt)
+{
+	uint64_t base;
+
+	if (!(i & (NS_EV_GROUP - 1)))
+		ch->base[i >> NS_EV_GROUP_SHIFT] = ts;
+	base = ch->base[i >> NS_EV_GROUP_SHIFT];
+	if (ts >= base && ts - base < NS_EV_WIDE && pid >= 0 && pid < NS_EV_PID_LIMIT && lt >= 0) {
+		ch->slot[i].ts_lo = (uint32_t)(ts - base);
+		ch->slot[i].key = (uint32_t)pid << NS_EV_TYPE_BITS | (uint32_t)lt;
+		return true;
+	}
+	ch->slot[i].ts_lo = NS_EV_WIDE;
+	return false;
+}
+
+/* Event @idx into the writer's chunk, which is its chunk, as local type @lt. */
+NS_ALWAYS_INLINE int ns_events_put(struct ns_events *e, uint64_t idx, uint64_t ts, int pid, int type,
+				int lt)
+{
+	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
+
+	if (idx && ts < e->last_ts[(idx - 1) >> NS_EV_CHUNK_SHIFT])
+		atomic_store_explicit(&e->unsorted, true, memory_order_relaxed);
+	if (!(idx & (NS_EV_GROUP - 1)))
+		e->grp[idx >> NS_EV_GROUP_SHIFT][0] = ts;
+	e->grp[idx >> NS_EV_GROUP_SHIFT][1] = ts;
+	e->last_ts[idx >> NS_EV_CHUNK_SHIFT] = ts;
+	if (ns_ev_put_slot(e->wchunk, i, ts, pid, lt))
+		return 0;
+	return ns_events_add_wide(e, ts, pid, type, &e->wchunk->slot[i].key);
+}
 
 /*
- * ns_events_append() (events.c) where it is only stores: the writer's
- * chunk is @idx's, the type has its local number, the slot takes it whole.
- * Inline, as the index calls it once an event (a tenth of its time).
+ * ns_events_append(): inline where the writer's chunk is @idx's and the
+ * type has its local number, nearly always (the index calls it once an
+ * event); events.c does the rest.
  */
-static inline int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid,
+NS_ALWAYS_INLINE int ns_events_append(struct ns_events *e, uint64_t idx, uint64_t ts, int pid,
 				   int type)
 {
-	uint64_t ci = idx >> NS_EV_CHUNK_SHIFT, *g, base;
-	uint32_t i = (uint32_t)(idx & (NS_EV_CHUNK - 1));
-	struct ns_ev_chunk *ch = e->wchunk;
-	int lt;
-
-	if (!ch || e->wci != ci || !e->type_map || type < 0 || type >= NS_EV_TYPE_MAP ||
-	    !e->type_map[type] || pid < 0 || pid >= NS_EV_PID_LIMIT || !idx)
+	if (!e->wchunk || e->wci != idx >> NS_EV_CHUNK_SHIFT || !e->type_map || type < 0 ||
+	    type >= NS_EV_TYPE_MAP || !e->type_map[type])
 		return ns_events_append_slow(e, idx, ts, pid, type);
-	lt = e->type_map[type] - 1;
-	g = e->grp[idx >> NS_EV_GROUP_SHIFT];
-	if (!(i & (NS_EV_GROUP - 1)))
-		base = ts;
-	else
-		base = ch->base[i >> NS_EV_GROUP_SHIFT];
-	if (ts < base || ts - base >= NS_EV_WIDE ||
-	    ts < e->last_ts[(idx - 1) >> NS_EV_CHUNK_SHIFT])
-		return ns_events_append_slow(e, idx, ts, pid, type);
-	if (!(i & (NS_EV_GROUP - 1))) {
-		ch->base[i >> NS_EV_GROUP_SHIFT] = ts;
-		g[0] = ts;
-	}
-	g[1] = ts;
-	e->last_ts[ci] = ts;
-	ch->slot[i].ts_lo = (uint32_t)(ts - base);
-	ch->slot[i].key = (uint32_t)pid << NS_EV_TYPE_BITS | (uint32_t)lt;
-	return 0;
+	return ns_events_put(e, idx, ts, pid, type, e->type_map[type] - 1);
 }
 void ns_events_fill(struct ns_events *e, struct ns_ev_chunk *ch, uint32_t i, uint64_t ts,
 		    int pid, int type, const uint16_t *map, uint32_t *wide);
@@ -600,6 +619,12 @@ struct ns_sched_name {
 };
 
 void ns_sched_fields_find(struct tep_handle *tep, struct sched_fields *sf);
+/* Whether a record of type @type names tasks (ns_sched_names() fills something); inline: per event. */
+static inline bool ns_sched_names_type(const struct sched_fields *sf, int type)
+{
+	return (sf->sw && type == sf->sw->id) || (sf->wakeup && type == sf->wakeup->id) ||
+	       (sf->wakeup_new && type == sf->wakeup_new->id);
+}
 int ns_sched_names(const struct sched_fields *sf, int type, struct tep_record *rec,
 		   struct ns_sched_name out[2]);
 
