@@ -83,6 +83,13 @@ long long ns_trace_missed_before(const struct ns_trace *trace, int cpu, uint64_t
 /* Events of @cpu that follow lost events, with idx in [@lo, @hi). */
 uint64_t ns_trace_cpu_nr_drops(const struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi,
 			       long long *lost);
+/*
+ * Events of @cpu that follow lost events, with timestamps in [@a_ns, @b_ns):
+ * the index's bounds of the two times where no drop lies between them
+ * and their exact lower bounds (reading events) only where one does.
+ */
+uint64_t ns_trace_cpu_drops_between(const struct ns_trace *trace, int cpu, uint64_t a_ns,
+				    uint64_t b_ns);
 
 /* The @k-th of them (from 0) over the whole CPU: its event in *@idx. 0 or -ENOENT. */
 int ns_trace_cpu_drop(const struct ns_trace *trace, int cpu, uint64_t k, uint64_t *idx,

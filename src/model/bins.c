@@ -23,6 +23,11 @@
  * Example, FANOUT 4: runs 0..15 make level-1 blocks [0-3] [4-7] [8-11]
  * [12-15] and one level-2 block [0-15]; full runs 2..13 are summed as runs
  * 2, 3, blocks [4-7] [8-11], runs 12, 13.
+ *
+ * A zoomed-out frame's time is mostly cache misses: the searches for a
+ * column's edges in arrays of millions of runs and event groups, and the
+ * blocks' summaries. Each edge between two columns is searched for once
+ * (struct edge), not once for each column it bounds.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -33,14 +38,16 @@
 #include "nurseshark/trace_sched.h"
 #include "nurseshark/util.h"
 
-#define NS_BINS_FANOUT		32
+#define NS_BINS_FANOUT_SHIFT	5
+#define NS_BINS_FANOUT		(1u << NS_BINS_FANOUT_SHIFT)	/* 32 */
 #define NS_BINS_MAX_LEVELS	8
 #define ACC_SLOTS		4096	/* distinct pids one column can sum */
 
+/* n first: a column reads it, then the pids, of one block after the other */
 struct mg {
+	int32_t n;
 	int32_t pid[NS_BINS_SUMMARY_K];
 	uint64_t ns[NS_BINS_SUMMARY_K];
-	int n;
 };
 
 struct cpu_tree {
@@ -208,11 +215,12 @@ static int build_tree(struct ns_bins *bins, int cpu)
 
 static void acc_add(struct acc *a, int32_t pid, uint64_t ns)
 {
-	a->adds++;
-	uint32_t h = ((uint32_t)pid * 2654435761u) & (ACC_SLOTS - 1);
+	uint32_t h;
 
+	a->adds++;
 	if (!ns || pid < 0)
 		return;
+	h = ((uint32_t)pid * 2654435761u) & (ACC_SLOTS - 1);
 	while (a->pid[h] != -1 && a->pid[h] != pid)
 		h = (h + 1) & (ACC_SLOTS - 1);
 	if (a->pid[h] == -1) {
@@ -268,21 +276,21 @@ static void sum_runs(struct ns_bins *bins, int cpu, const struct ns_run *runs, u
 			t->nr_levels = 0;	/* out of memory: sum exactly */
 		top = t->nr_levels - 1;
 	}
-	/* each step takes the largest aligned block that fits */
+	/* each step takes the largest aligned block that fits (sizes are powers of 2) */
 	while (lo < hi) {
-		uint64_t size = 1;
+		unsigned int shift = 0;
 		int l = -1;
 
-		while (l < top && lo % (size * NS_BINS_FANOUT) == 0 &&
-		       lo + size * NS_BINS_FANOUT <= hi) {
-			size *= NS_BINS_FANOUT;
+		while (l < top && !(lo & (((uint64_t)NS_BINS_FANOUT << shift) - 1)) &&
+		       lo + ((uint64_t)NS_BINS_FANOUT << shift) <= hi) {
+			shift += NS_BINS_FANOUT_SHIFT;
 			l++;
 		}
 		if (l < 0)
 			acc_add(a, runs[lo].pid, run_end(runs, nr, lo, last_ns) - runs[lo].start_ns);
 		else
-			acc_add_block(a, &t->level[l][lo / size]);
-		lo += size;
+			acc_add_block(a, &t->level[l][lo >> shift]);
+		lo += (uint64_t)1 << shift;
 	}
 }
 
@@ -311,34 +319,89 @@ static uint64_t overlap(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 	return hi > lo ? hi - lo : 0;
 }
 
+/*
+ * What the searches say of one column edge t: where the CPU's lower bound
+ * of t lies by the index's groups ([lo, hi], one number when exact), and
+ * the last run starting at or before t. Each edge but the window's two is
+ * the end of one column and the start of the next, so it is searched for
+ * once: the searches, each a few cache misses deep in arrays of millions,
+ * were most of a zoomed-out frame's time.
+ */
+struct edge {
+	uint64_t t, lo, hi;
+	int64_t run;
+};
+
+static void edge_at(const struct ns_trace *trace, int cpu, const struct ns_run *runs,
+		    uint64_t nr_runs, uint64_t t, struct edge *e)
+{
+	e->t = t;
+	ns_trace_cpu_lower_bound_range(trace, cpu, t, &e->lo, &e->hi);
+	e->run = nr_runs ? run_at(runs, nr_runs, t) : -1;
+}
+
+/* Whether the CPU has an event in [a->t, b->t): from the edges where they tell. */
+static bool edges_any_event(const struct ns_trace *trace, int cpu, const struct edge *a,
+			    const struct edge *b)
+{
+	/* lower_bound(a) <= a->hi < b->lo <= lower_bound(b): event a->hi is inside */
+	if (a->hi < b->lo)
+		return true;
+	/* both exact: the same lower bound is no event, a different one is one */
+	if (a->lo == a->hi && b->lo == b->hi)
+		return a->lo != b->lo;
+	return ns_trace_cpu_any_event(trace, cpu, a->t, b->t);
+}
+
 int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_ns,
 		int cols, struct ns_bin *out)
 {
 	const struct ns_trace *trace = bins->trace;
 	uint64_t nr_runs, last_ns = ns_trace_last_ns(trace);
 	const struct ns_run *runs;
+	struct edge ea, eb;
+	/*
+	 * Edges shared need columns of at least 1 ns (a narrower one is widened
+	 * to 1 ns below, past the next one's start) and events in time order
+	 * (the index's bounds mean nothing in a CPU that is not).
+	 */
+	bool shared = end_ns - start_ns >= (uint64_t)cols && !ns_trace_cpu_unsorted(trace, cpu);
 	int col;
 
 	if (cpu < 0 || cpu >= bins->nr_cpus || cols <= 0)
 		return -EINVAL;
 	runs = ns_trace_cpu_runs(trace, cpu, &nr_runs);
+	if (shared)
+		edge_at(trace, cpu, runs, nr_runs, start_ns, &eb);
 
 	for (col = 0; col < cols; col++) {
 		uint64_t a = ns_window_col_ns(start_ns, end_ns, cols, col);
 		uint64_t b = ns_window_col_ns(start_ns, end_ns, cols, col + 1);
 		struct ns_bin *bin = &out[col];
 		uint64_t lo, hi, unused;
+		bool any;
 		int64_t j0, j1;
 
 		bin->pid = -1;
 		bin->flags = 0;
 		if (b <= a)
 			b = a + 1;
-		/* by the index's per-group timestamps: no event read where they tell */
-		if (ns_trace_cpu_any_event(trace, cpu, a, b)) {
+		if (shared) {
+			ea = eb;
+			edge_at(trace, cpu, runs, nr_runs, b, &eb);
+			any = edges_any_event(trace, cpu, &ea, &eb);
+			lo = ea.lo;
+			hi = eb.hi;
+		} else {
+			/* by the index's per-group timestamps: no event read where they tell */
+			any = ns_trace_cpu_any_event(trace, cpu, a, b);
+			if (any) {
+				ns_trace_cpu_lower_bound_range(trace, cpu, a, &lo, &unused);
+				ns_trace_cpu_lower_bound_range(trace, cpu, b, &unused, &hi);
+			}
+		}
+		if (any) {
 			bin->flags |= NS_BIN_EVENTS;
-			ns_trace_cpu_lower_bound_range(trace, cpu, a, &lo, &unused);
-			ns_trace_cpu_lower_bound_range(trace, cpu, b, &unused, &hi);
 			/* no drop around the column: none in it; else exactly */
 			if (ns_trace_cpu_nr_drops(trace, cpu, lo, hi, NULL) &&
 			    ns_trace_cpu_nr_drops(trace, cpu, ns_trace_cpu_lower_bound(trace, cpu, a),
@@ -347,8 +410,15 @@ int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_n
 		}
 		if (!nr_runs || b <= runs[0].start_ns || a >= last_ns)
 			continue;
-		j0 = run_at(runs, nr_runs, a);
-		j1 = run_at(runs, nr_runs, b - 1);
+		if (shared) {
+			j0 = ea.run;
+			/* the last run starting before b: the edge's, unless it starts at b */
+			j1 = eb.run >= 0 && runs[eb.run].start_ns == b ? run_at(runs, nr_runs, b - 1)
+								       : eb.run;
+		} else {
+			j0 = run_at(runs, nr_runs, a);
+			j1 = run_at(runs, nr_runs, b - 1);
+		}
 		if (j0 < 0)
 			j0 = 0;
 		acc_add(&bins->acc, runs[j0].pid,

@@ -404,17 +404,40 @@ void ns_trace_read_done(struct ns_trace *trace, struct tep_record *rec)
 		tracecmd_free_record(rec);
 }
 
+/*
+ * Whether event (@cpu, @idx) is at or before row @task->unknown_until, its
+ * row not known. The order merges the CPUs by time, then tie rank: where
+ * both CPUs are in time order, an event before the naming one in time
+ * (or at the same time on a CPU ranked first) comes before it in rows.
+ * Otherwise, and at the same time on the same CPU, the row is found
+ * (ns_trace_row_of() replays the merge from a checkpoint: the list of an
+ * instance buffer's task once paid that for each row it drew).
+ */
+static bool before_naming(struct ns_trace *trace, const struct ns_task *task, int cpu,
+			  uint64_t idx)
+{
+	int ucpu = task->unknown_cpu;
+	struct ns_event e;
+
+	if (ucpu >= 0 && ucpu < trace->nr_cpus && !trace->cpus[cpu].unsorted &&
+	    !trace->cpus[ucpu].unsorted && !ns_ev_get(&trace->cpus[cpu].ev, idx, &e)) {
+		if (e.ts_ns != task->unknown_ts)
+			return e.ts_ns < task->unknown_ts;
+		if (cpu != ucpu)
+			return ns_trace_tie_rank(trace, cpu) < ns_trace_tie_rank(trace, ucpu);
+	}
+	return ns_trace_row_of(trace, cpu, idx) <= (uint64_t)task->unknown_until;
+}
+
 /* The comm report prints for @pid at @row (row UINT64_MAX: look it up). */
 static const char *row_comm(struct ns_trace *trace, int cpu, uint64_t idx, uint64_t row, int pid)
 {
 	const struct ns_task *task = ns_tasks_find(&trace->tasks, pid);
 
-	if (task && task->unknown_until >= 0) {
-		if (row == UINT64_MAX)
-			row = ns_trace_row_of(trace, cpu, idx);
-		if (row <= (uint64_t)task->unknown_until)
-			return "<...>";
-	}
+	if (task && task->unknown_until >= 0 &&
+	    (row == UINT64_MAX ? before_naming(trace, task, cpu, idx)
+			       : row <= (uint64_t)task->unknown_until))
+		return "<...>";
 	return tep_data_comm_from_pid(trace->tep, pid);
 }
 

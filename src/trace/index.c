@@ -833,6 +833,14 @@ static int apply_comms(struct ns_trace *trace, struct comm_seen *seen, size_t n)
 		if (task->unknown_until != -1)
 			continue;
 		task->unknown_until = (int64_t)seen[i].at.row;
+		{
+			struct ns_event e;
+
+			/* unread, row_comm() finds rows instead */
+			task->unknown_cpu = ns_ev_get(&trace->cpus[seen[i].at.cpu].ev,
+						      seen[i].at.idx, &e) ? -1 : seen[i].at.cpu;
+			task->unknown_ts = e.ts_ns;
+		}
 		memcpy(task->report_comm, seen[i].comm, sizeof(task->report_comm));
 		seen[k++] = seen[i];
 	}

@@ -474,6 +474,23 @@ uint64_t ns_trace_cpu_nr_drops(const struct ns_trace *trace, int cpu, uint64_t l
 	return n;
 }
 
+uint64_t ns_trace_cpu_drops_between(const struct ns_trace *trace, int cpu, uint64_t a_ns,
+				    uint64_t b_ns)
+{
+	uint64_t alo, ahi, blo, bhi;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus || b_ns <= a_ns || !trace->cpus[cpu].nr_missed)
+		return 0;
+	ns_trace_cpu_lower_bound_range(trace, cpu, a_ns, &alo, &ahi);
+	ns_trace_cpu_lower_bound_range(trace, cpu, b_ns, &blo, &bhi);
+	/* a bound with a drop in its range is found exactly (its chunk read, if evicted) */
+	if (ns_trace_cpu_nr_drops(trace, cpu, alo, ahi, NULL))
+		alo = ns_trace_cpu_lower_bound(trace, cpu, a_ns);
+	if (ns_trace_cpu_nr_drops(trace, cpu, blo, bhi, NULL))
+		bhi = ns_trace_cpu_lower_bound(trace, cpu, b_ns);
+	return alo < bhi ? ns_trace_cpu_nr_drops(trace, cpu, alo, bhi, NULL) : 0;
+}
+
 int ns_trace_cpu_drop(const struct ns_trace *trace, int cpu, uint64_t k, uint64_t *idx,
 		      long long *count)
 {

@@ -60,6 +60,7 @@ struct ns_task *ns_tasks_get(struct ns_tasks *tasks, int pid, bool create)
 	memset(&tasks->slots[i], 0, sizeof(tasks->slots[i]));
 	tasks->slots[i].pid = pid;
 	tasks->slots[i].unknown_until = -1;
+	tasks->slots[i].unknown_cpu = -1;
 	tasks->count++;
 	return &tasks->slots[i];
 }

@@ -78,10 +78,17 @@ void tracecmd_set_ts_offset(struct tracecmd_input *handle, long long offset);
 struct ns_task {
 	int32_t pid;		/* 0: empty slot (pid 0 is never stored) */
 	char comm[NS_COMM_LEN];	/* last comm seen in sched events */
+	/*
+	 * The event of row unknown_until (its CPU and time): whether another
+	 * row comes before it, without finding that row's number (see
+	 * row_comm() in format.c).
+	 */
+	int32_t unknown_cpu;
 	/* rows <= unknown_until print "<...>" as report does, -1: none */
 	int64_t unknown_until;
 	char report_comm[NS_COMM_LEN];	/* the name report shows after unknown_until */
 	uint64_t last_ts;	/* when comm was seen */
+	uint64_t unknown_ts;
 };
 
 struct ns_tasks {

@@ -211,9 +211,8 @@ uint64_t ns_tui_drops_in_window(const struct ns_tui *t)
 
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		if (!t->flt || ns_tui_row_of_cpu(t, cpu) >= 0)
-			n += ns_trace_cpu_nr_drops(
-				t->trace, cpu, ns_trace_cpu_lower_bound(t->trace, cpu, t->view.start_ns),
-				ns_trace_cpu_lower_bound(t->trace, cpu, t->view.end_ns), NULL);
+			n += ns_trace_cpu_drops_between(t->trace, cpu, t->view.start_ns,
+							t->view.end_ns);
 	return n;
 }
 

@@ -21,12 +21,36 @@ void ns_tui_put_glyph(WINDOW *win, int y, int x, wchar_t ch, attr_t attr)
 	mvwadd_wch(win, y, x, &cc);
 }
 
+/*
+ * @n printable ASCII bytes at (@y, @x) in @attr: one waddnstr() rather than
+ * a cchar_t each (setcchar() measures its string every time), which was a
+ * tenth of a list page on a wide terminal. The window's own attributes
+ * are put back: ns_tui_put_glyph() relies on them being what they were.
+ */
+static void put_ascii(WINDOW *win, int y, int x, const char *s, int n, attr_t attr)
+{
+	attr_t old_attr;
+	short old_pair;
+
+	if (n <= 0)
+		return;
+	wattr_get(win, &old_attr, &old_pair, NULL);
+	wattr_set(win, attr & ~A_COLOR, (short)PAIR_NUMBER(attr), NULL);
+	mvwaddnstr(win, y, x, s, n);
+	wattr_set(win, old_attr, old_pair, NULL);
+}
+
 void ns_tui_fill(WINDOW *win, int y, int x, int width, attr_t attr)
 {
-	int i;
+	static const char blanks[] = "                                                                ";
 
-	for (i = 0; i < width; i++)
-		ns_tui_put_glyph(win, y, x + i, L' ', attr);
+	while (width > 0) {
+		int n = width < (int)sizeof(blanks) - 1 ? width : (int)sizeof(blanks) - 1;
+
+		put_ascii(win, y, x, blanks, n, attr);
+		x += n;
+		width -= n;
+	}
 }
 
 int ns_tui_digits(uint64_t v)
@@ -128,6 +152,19 @@ static void put_string(struct field *f, const struct ns_tui_glyphs *g, const cha
 
 	memset(&st, 0, sizeof(st));
 	while (*s) {
+		/* a run of printable ASCII inside the field: at once */
+		if (f->col >= 0 && *s >= 0x20 && *s < 0x7f) {
+			int n = 0, room = f->width - f->col;
+
+			while (n < room && s[n] >= 0x20 && s[n] < 0x7f)
+				n++;
+			if (n) {
+				put_ascii(f->win, f->y, f->x + f->col, s, n, f->attr);
+				f->col += n;
+				s += n;
+				continue;
+			}
+		}
 		if (*s == '\n' && expand_nl) {
 			put_string(f, g, g->newline, 0);
 			s++;

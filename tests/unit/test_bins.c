@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <trace-cmd.h>
 #include "nurseshark/model.h"
+#include "nurseshark/trace_sched.h"
 #include "traces.h"
 
 struct span {
@@ -25,6 +26,8 @@ struct cpu_truth {
 	size_t nr_spans;
 	uint64_t *ts;		/* every event's timestamp */
 	size_t nr_ts;
+	uint64_t *drop_ts;	/* those of the events after lost events */
+	size_t nr_drops;
 };
 
 struct truth {
@@ -68,6 +71,10 @@ static int load_truth(const char *path, struct truth *tr)
 			if (c->nr_ts == cap) {
 				cap = cap ? cap * 2 : 4096;
 				c->ts = realloc(c->ts, cap * sizeof(*c->ts));
+			}
+			if (rec->missed_events) {
+				c->drop_ts = realloc(c->drop_ts, (c->nr_drops + 1) * sizeof(uint64_t));
+				c->drop_ts[c->nr_drops++] = rec->ts;
 			}
 			if (rec->missed_events && c->nr_ts && cur >= 0) {
 				push_span(c, c->ts[c->nr_ts - 1], -1);
@@ -156,6 +163,41 @@ static bool any_event(const struct cpu_truth *c, uint64_t a, uint64_t b)
 	return lo < c->nr_ts && c->ts[lo] < b;
 }
 
+/*
+ * The drops the status line counts in a window (ns_trace_cpu_drops_between())
+ * against libtracecmd's events after lost events, per column of the window
+ * and for the whole of it. Adds the drops seen to *@seen.
+ */
+static void check_drops_between(struct ns_trace *t, const struct truth *tr, const char *name,
+				const char *what, uint64_t start, uint64_t end, int cols,
+				uint64_t *seen)
+{
+	size_t bad = 0;
+	int cpu, col;
+
+	for (cpu = 0; cpu < tr->nr_cpus; cpu++) {
+		const struct cpu_truth *c = &tr->cpus[cpu];
+
+		for (col = -1; col < cols; col++) {
+			uint64_t a = col < 0 ? start : ns_window_col_ns(start, end, cols, col);
+			uint64_t b = col < 0 ? end : ns_window_col_ns(start, end, cols, col + 1);
+			uint64_t want = 0, got;
+			size_t k;
+
+			for (k = 0; k < c->nr_drops; k++)
+				want += c->drop_ts[k] >= a && c->drop_ts[k] < b;
+			got = ns_trace_cpu_drops_between(t, cpu, a, b);
+			if (got != want && !bad++)
+				printf("  cpu %d [%llu,%llu): %llu drops, libtracecmd %llu\n", cpu,
+				       (unsigned long long)a, (unsigned long long)b,
+				       (unsigned long long)got, (unsigned long long)want);
+			if (col < 0)
+				*seen += want;
+		}
+	}
+	CHECK(bad == 0, "drops between two times, %s: %s", what, name);
+}
+
 /* Compare one window; @exact: every column with few switches must match exactly. */
 static void check_window(struct ns_bins *bins, const struct truth *tr, const char *name,
 			 const char *what, uint64_t start, uint64_t end, int cols)
@@ -168,7 +210,9 @@ static void check_window(struct ns_bins *bins, const struct truth *tr, const cha
 		ns_bins_cpu(bins, cpu, start, end, cols, out);
 		for (col = 0; col < cols; col++) {
 			uint64_t a = ns_window_col_ns(start, end, cols, col);
-			uint64_t b = ns_window_col_ns(start, end, cols, col + 1);
+			/* a column under 1 ns is 1 ns wide (as ns_bins_cpu() makes it) */
+			uint64_t b = ns_window_col_ns(start, end, cols, col + 1) > a ?
+				     ns_window_col_ns(start, end, cols, col + 1) : a + 1;
 			uint64_t pid_ns, max_ns;
 			int max_pid;
 			size_t nr_in;
@@ -209,6 +253,8 @@ static void check_window(struct ns_bins *bins, const struct truth *tr, const cha
 	free(out);
 }
 
+static uint64_t drops_seen;
+
 static void check_trace(const char *path)
 {
 	const char *name = base_name(path);
@@ -229,12 +275,25 @@ static void check_trace(const char *path)
 	last = ns_trace_last_ns(t);
 	w = last + 1 - first;
 	check_window(bins, &tr, name, "whole trace, 200 columns", first, last + 1, 200);
+	check_drops_between(t, &tr, name, "whole trace, 200 columns", first, last + 1, 200,
+			    &drops_seen);
+	for (cpu = 0; cpu < tr.nr_cpus; cpu++) {
+		/* around each of the first drops: the index's bounds meet them there */
+		for (i = 0; i < (int)tr.cpus[cpu].nr_drops && i < 20; i++) {
+			uint64_t d = tr.cpus[cpu].drop_ts[i];
+
+			check_drops_between(t, &tr, name, "around a drop", d - 3000, d + 3000, 40,
+					    &drops_seen);
+		}
+	}
 	check_window(bins, &tr, name, "whole trace, 13 columns", first, last + 1, 13);
 	for (i = 1; i <= 5; i++) {
 		uint64_t s = first + w / 6 * i;
 
 		check_window(bins, &tr, name, "1 ms window", s, s + 1000000, 160);
 		check_window(bins, &tr, name, "20 us window", s, s + 20000, 80);
+		/* narrower than its columns: each column searched for alone */
+		check_window(bins, &tr, name, "100 ns over 200 columns", s, s + 100, 200);
 	}
 	check_window(bins, &tr, name, "window past the end", last - 1000, last + 5000, 50);
 	check_window(bins, &tr, name, "window before the start", first - 5000, first + 1000, 50);
@@ -265,6 +324,7 @@ static void check_trace(const char *path)
 	for (cpu = 0; cpu < tr.nr_cpus; cpu++) {
 		free(tr.cpus[cpu].spans);
 		free(tr.cpus[cpu].ts);
+		free(tr.cpus[cpu].drop_ts);
 	}
 	free(tr.cpus);
 	ns_bins_close(bins);
@@ -286,5 +346,7 @@ int main(void)
 		if (access(big, R_OK) == 0)
 			check_trace(big);
 	}
+	CHECK(drops_seen > 0, "the traces hold events after lost events to count (%llu)",
+	      (unsigned long long)drops_seen);
 	return check_failures ? 1 : 0;
 }

@@ -438,6 +438,76 @@ static uint64_t order_diff(const struct ns_trace *a, const struct ns_trace *b, u
 	return bad;
 }
 
+/*
+ * Rows whose task name differs when the row is not given: row_comm()
+ * (format.c) then tells "<...>" from the naming event's time and CPU
+ * rather than from the row. @unnamed counts the rows printed "<...>".
+ */
+static uint64_t naming_rows(struct ns_trace *t, uint64_t first, uint64_t nr, uint64_t *unnamed)
+{
+	struct ns_pos pos[256];
+	uint64_t row, end = first + nr, bad = 0;
+	size_t k, got;
+
+	if (end > ns_trace_nr_events(t))
+		end = ns_trace_nr_events(t);
+	for (row = first; row < end; row += got) {
+		got = ns_trace_rows(t, row, end - row < 256 ? end - row : 256, pos);
+		if (!got)
+			return bad + 1;
+		for (k = 0; k < got; k++) {
+			const char *x = ns_trace_row_comm(t, pos[k].cpu, pos[k].idx, row + k);
+			const char *y = ns_trace_row_comm(t, pos[k].cpu, pos[k].idx, UINT64_MAX);
+
+			bad += strcmp(x, y) != 0;
+			*unnamed += !strcmp(x, "<...>");
+		}
+	}
+	return bad;
+}
+
+/* Ten rows before the last of @pid's within 20,000 rows before @row (or @row). */
+static uint64_t last_of(struct ns_trace *t, int pid, uint64_t row)
+{
+	struct ns_pos pos[256];
+	uint64_t at = row;
+	size_t got, k;
+
+	while (at > 0 && row - at < 20000) {
+		uint64_t from = at > 256 ? at - 256 : 0;
+
+		got = ns_trace_rows(t, from, at - from, pos);
+		for (k = got; k-- > 0;)
+			if (ns_trace_ev_pid(t, pos[k].cpu, pos[k].idx) == pid)
+				return from + k > 10 ? from + k - 10 : 0;
+		at = from;
+	}
+	return row;
+}
+
+/* The first 100,000 rows, and those around each of the first 1,000 namings. */
+static uint64_t naming_diff(struct ns_trace *t, uint64_t *unnamed)
+{
+	uint64_t bad = 0;
+	size_t k;
+	int n = 0;
+
+	if (t->multi)
+		return 0;
+	bad += naming_rows(t, 0, 100000, unnamed);
+	for (k = 0; k < t->tasks.cap && n < 1000; k++) {
+		int64_t u = t->tasks.slots[k].pid ? t->tasks.slots[k].unknown_until : -1;
+
+		if (u < 0)
+			continue;
+		n++;
+		bad += naming_rows(t, u < 100 ? 0 : (uint64_t)u - 100, 200, unnamed);
+		/* and around the task's last event before its naming, if it has one near */
+		bad += naming_rows(t, last_of(t, t->tasks.slots[k].pid, (uint64_t)u), 20, unnamed);
+	}
+	return bad;
+}
+
 /* A trace opened with @opts, waited for; NULL (and a FAIL) if it does not open. */
 static struct ns_trace *open_with(const char *path, const struct ns_trace_open_opts *opts)
 {
@@ -463,7 +533,7 @@ static void rounds_checks(void)
 	struct ns_trace_open_opts rounds = { .index_memory = UINT64_MAX, .index_rounds = 7 };
 	const char *shared = check_shared();
 	struct trace_list l;
-	uint64_t bad = 0, named = 0;
+	uint64_t bad = 0, named = 0, name_bad = 0, unnamed = 0;
 	int i, in_rounds = 0;
 	char path[8192], copy[] = "/tmp/ns-unsorted-XXXXXX";
 
@@ -486,6 +556,11 @@ static void rounds_checks(void)
 				printf("  %s: %llu differences\n", l.path[i], (unsigned long long)d);
 			bad += d;
 			in_rounds += ns_trace_index_rounds(b) == 7;
+			d = naming_diff(a, &unnamed);
+			if (d)
+				printf("  %s: %llu rows named otherwise without their row\n",
+				       l.path[i], (unsigned long long)d);
+			name_bad += d;
 		}
 		ns_trace_close(a);
 		ns_trace_close(b);
@@ -494,6 +569,9 @@ static void rounds_checks(void)
 	CHECK(!bad && in_rounds > 0, "%d traces: the order built in 7 rounds (%d of them) and the "
 	      "rows of %llu first namings equal those built after the whole index", l.n, in_rounds,
 	      (unsigned long long)named);
+	CHECK(!name_bad && unnamed > 0, "a row's task name without its row (by the naming "
+	      "event's time) as with it: %llu rows of \"<...>\", %llu differ",
+	      (unsigned long long)unnamed, (unsigned long long)name_bad);
 
 	snprintf(path, sizeof(path), "%s/traces/sched-v6.dat", shared ? shared : "../shared");
 	if (!shared || access(path, R_OK)) {
@@ -591,6 +669,16 @@ static void trace_checks(const char *path)
 	      "first namings (%llu) equal those built after the whole index",
 	      ns_trace_index_rounds(b), (unsigned long long)b->nr_order,
 	      (unsigned long long)named);
+	{
+		uint64_t unnamed = 0;
+
+		/* evicted chunks read back for the times */
+		bad = naming_diff(b, &unnamed);
+		/* (this trace's "<...>" rows are few: its tasks are named before their events) */
+		CHECK(!bad, "under 8M, a row's task name without its row as with it around %llu "
+		      "namings: %llu rows of \"<...>\", %llu differ", (unsigned long long)named,
+		      (unsigned long long)unnamed, (unsigned long long)bad);
+	}
 	bad = 0;
 	for (k = 0; k < 3000; k++) {
 		uint64_t t = ns_trace_first_ns(a) +
