@@ -89,6 +89,7 @@ struct named_at {
 /* A name first given on some CPU to a task the saved cmdlines lack. */
 struct comm_seen {
 	struct ns_order_probe at;	/* where: its row comes from the order pass */
+	uint64_t ts;			/* its time */
 	int pid;
 	char comm[NS_COMM_LEN];
 };
@@ -160,6 +161,7 @@ static int note_comm(struct worker *w, struct ns_cpu *c, uint64_t idx, uint64_t 
 		/* a name once registered stays so: no lock for this task's next namings */
 		task->unknown_until = known ? NS_TASK_KNOWN : (int64_t)idx;
 		if (!known) {
+			task->unknown_ts = ts;
 			ns_comm_copy(task->report_comm, comm);
 			if (w->named) {
 				struct named_at *na = &w->named[c - w->trace->cpus];
@@ -786,6 +788,7 @@ static int collect_comms(struct ns_trace *trace, struct comm_seen **out, size_t 
 				goto nomem;
 			seen[n].at.cpu = cpu;
 			seen[n].at.idx = (uint64_t)t->unknown_until;
+			seen[n].ts = t->unknown_ts;
 			seen[n].pid = t->pid;
 			memcpy(seen[n].comm, t->report_comm, sizeof(seen[n].comm));
 			n++;
@@ -833,14 +836,9 @@ static int apply_comms(struct ns_trace *trace, struct comm_seen *seen, size_t n)
 		if (task->unknown_until != -1)
 			continue;
 		task->unknown_until = (int64_t)seen[i].at.row;
-		{
-			struct ns_event e;
-
-			/* unread, row_comm() finds rows instead */
-			task->unknown_cpu = ns_ev_get(&trace->cpus[seen[i].at.cpu].ev,
-						      seen[i].at.idx, &e) ? -1 : seen[i].at.cpu;
-			task->unknown_ts = e.ts_ns;
-		}
+		/* (read back from the index, the chunks dropped would load again) */
+		task->unknown_cpu = seen[i].at.cpu;
+		task->unknown_ts = seen[i].ts;
 		memcpy(task->report_comm, seen[i].comm, sizeof(task->report_comm));
 		seen[k++] = seen[i];
 	}

@@ -644,6 +644,15 @@ static void trace_checks(const char *path)
 		goto out;
 	CHECK(ns_trace_nr_events(a) == ns_trace_nr_events(b) && a->nr_cpus == b->nr_cpus,
 	      "the same %llu events", (unsigned long long)ns_trace_nr_events(a));
+	/*
+	 * Indexing reads dropped chunks back only for each CPU's first event
+	 * (the trace's first time): the task names' rows and times come from
+	 * what it noted (once every first naming's time was read back from the
+	 * index afterwards, a chunk loaded again for each).
+	 */
+	CHECK(ns_trace_chunk_reloads(b) <= (uint64_t)b->nr_cpus,
+	      "under 8M, the open reloads %llu chunks (at most one a CPU)",
+	      (unsigned long long)ns_trace_chunk_reloads(b));
 	for (cpu = 0; cpu < a->nr_cpus && cpu < b->nr_cpus; cpu++) {
 		uint64_t nr = ns_trace_cpu_nr_events(a, cpu), i;
 
