@@ -32,7 +32,10 @@ static void put_ascii(WINDOW *win, int y, int x, const char *s, int n, attr_t at
 	attr_t old_attr;
 	short old_pair;
 
-	if (n <= 0)
+	/* never past the window's right edge: waddnstr() would go on to the next line */
+	if (x + n > getmaxx(win))
+		n = getmaxx(win) - x;
+	if (n <= 0 || x < 0)
 		return;
 	wattr_get(win, &old_attr, &old_pair, NULL);
 	wattr_set(win, attr & ~A_COLOR, (short)PAIR_NUMBER(attr), NULL);
