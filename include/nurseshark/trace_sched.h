@@ -84,10 +84,22 @@ long long ns_trace_missed_before(const struct ns_trace *trace, int cpu, uint64_t
 uint64_t ns_trace_cpu_nr_drops(const struct ns_trace *trace, int cpu, uint64_t lo, uint64_t hi,
 			       long long *lost);
 /*
- * Events of @cpu that follow lost events, with timestamps in [@a_ns, @b_ns):
- * the index's bounds of the two times where no drop lies between them
- * and their exact lower bounds (reading events) only where one does.
+ * A time of @cpu and where its lower bound lies by the index's groups,
+ * [lo, hi] (ns_trace_cpu_lower_bound_range(); one number when exact).
  */
+struct ns_bound {
+	uint64_t ts, lo, hi;
+};
+void ns_trace_cpu_bound(const struct ns_trace *trace, int cpu, uint64_t ts_ns,
+			struct ns_bound *out);
+/*
+ * Events of @cpu that follow lost events, with timestamps in [@a->ts,
+ * @b->ts): by the bounds where no drop lies inside them, by the exact
+ * lower bound (reading events) of a time whose bounds hold one.
+ */
+uint64_t ns_trace_cpu_drops_bounded(const struct ns_trace *trace, int cpu,
+				    const struct ns_bound *a, const struct ns_bound *b);
+/* The same between two times. */
 uint64_t ns_trace_cpu_drops_between(const struct ns_trace *trace, int cpu, uint64_t a_ns,
 				    uint64_t b_ns);
 

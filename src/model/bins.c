@@ -320,29 +320,28 @@ static uint64_t overlap(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 }
 
 /*
- * What the searches say of one column edge t: where the CPU's lower bound
- * of t lies by the index's groups ([lo, hi], one number when exact), and
- * the last run starting at or before t. Each edge but the window's two is
- * the end of one column and the start of the next, so it is searched for
- * once: the searches, each a few cache misses deep in arrays of millions,
- * were most of a zoomed-out frame's time.
+ * What the searches say of one column edge: where the CPU's lower bound of
+ * its time lies by the index's groups, and the last run starting at or
+ * before it. Each edge but the window's two is the end of one column and
+ * the start of the next, so it is searched for once: the searches, each a
+ * few cache misses deep in arrays of millions, were most of a zoomed-out
+ * frame's time.
  */
 struct edge {
-	uint64_t t, lo, hi;
+	struct ns_bound at;
 	int64_t run;
 };
 
 static void edge_at(const struct ns_trace *trace, int cpu, const struct ns_run *runs,
 		    uint64_t nr_runs, uint64_t t, struct edge *e)
 {
-	e->t = t;
-	ns_trace_cpu_lower_bound_range(trace, cpu, t, &e->lo, &e->hi);
+	ns_trace_cpu_bound(trace, cpu, t, &e->at);
 	e->run = nr_runs ? run_at(runs, nr_runs, t) : -1;
 }
 
-/* Whether the CPU has an event in [a->t, b->t): from the edges where they tell. */
-static bool edges_any_event(const struct ns_trace *trace, int cpu, const struct edge *a,
-			    const struct edge *b)
+/* Whether the CPU has an event in [a, b): from the edges where they tell. */
+static bool edges_any_event(const struct ns_trace *trace, int cpu, const struct ns_bound *a,
+			    const struct ns_bound *b)
 {
 	/* lower_bound(a) <= a->hi < b->lo <= lower_bound(b): event a->hi is inside */
 	if (a->hi < b->lo)
@@ -350,7 +349,7 @@ static bool edges_any_event(const struct ns_trace *trace, int cpu, const struct 
 	/* both exact: the same lower bound is no event, a different one is one */
 	if (a->lo == a->hi && b->lo == b->hi)
 		return a->lo != b->lo;
-	return ns_trace_cpu_any_event(trace, cpu, a->t, b->t);
+	return ns_trace_cpu_any_event(trace, cpu, a->ts, b->ts);
 }
 
 int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_ns,
@@ -361,64 +360,46 @@ int ns_bins_cpu(struct ns_bins *bins, int cpu, uint64_t start_ns, uint64_t end_n
 	const struct ns_run *runs;
 	struct edge ea, eb;
 	/*
-	 * Edges shared need columns of at least 1 ns (a narrower one is widened
-	 * to 1 ns below, past the next one's start) and events in time order
-	 * (the index's bounds mean nothing in a CPU that is not).
+	 * A column's end is the next one's start when columns are at least 1 ns
+	 * (a narrower one is widened to 1 ns below, past the next one's start);
+	 * the bounds tell of events only where they are in time order.
 	 */
-	bool shared = end_ns - start_ns >= (uint64_t)cols && !ns_trace_cpu_unsorted(trace, cpu);
+	bool shared = end_ns - start_ns >= (uint64_t)cols;
+	bool sorted = !ns_trace_cpu_unsorted(trace, cpu);
 	int col;
 
 	if (cpu < 0 || cpu >= bins->nr_cpus || cols <= 0)
 		return -EINVAL;
 	runs = ns_trace_cpu_runs(trace, cpu, &nr_runs);
-	if (shared)
-		edge_at(trace, cpu, runs, nr_runs, start_ns, &eb);
+	edge_at(trace, cpu, runs, nr_runs, start_ns, &eb);
 
 	for (col = 0; col < cols; col++) {
 		uint64_t a = ns_window_col_ns(start_ns, end_ns, cols, col);
 		uint64_t b = ns_window_col_ns(start_ns, end_ns, cols, col + 1);
 		struct ns_bin *bin = &out[col];
-		uint64_t lo, hi, unused;
-		bool any;
 		int64_t j0, j1;
 
 		bin->pid = -1;
 		bin->flags = 0;
 		if (b <= a)
 			b = a + 1;
-		if (shared) {
+		if (shared || !col)
 			ea = eb;
-			edge_at(trace, cpu, runs, nr_runs, b, &eb);
-			any = edges_any_event(trace, cpu, &ea, &eb);
-			lo = ea.lo;
-			hi = eb.hi;
-		} else {
-			/* by the index's per-group timestamps: no event read where they tell */
-			any = ns_trace_cpu_any_event(trace, cpu, a, b);
-			if (any) {
-				ns_trace_cpu_lower_bound_range(trace, cpu, a, &lo, &unused);
-				ns_trace_cpu_lower_bound_range(trace, cpu, b, &unused, &hi);
-			}
-		}
-		if (any) {
+		else
+			edge_at(trace, cpu, runs, nr_runs, a, &ea);
+		edge_at(trace, cpu, runs, nr_runs, b, &eb);
+		if (sorted ? edges_any_event(trace, cpu, &ea.at, &eb.at)
+			   : ns_trace_cpu_any_event(trace, cpu, a, b)) {
 			bin->flags |= NS_BIN_EVENTS;
-			/* no drop around the column: none in it; else exactly */
-			if (ns_trace_cpu_nr_drops(trace, cpu, lo, hi, NULL) &&
-			    ns_trace_cpu_nr_drops(trace, cpu, ns_trace_cpu_lower_bound(trace, cpu, a),
-						  ns_trace_cpu_lower_bound(trace, cpu, b), NULL))
+			if (ns_trace_cpu_drops_bounded(trace, cpu, &ea.at, &eb.at))
 				bin->flags |= NS_BIN_DROP;
 		}
 		if (!nr_runs || b <= runs[0].start_ns || a >= last_ns)
 			continue;
-		if (shared) {
-			j0 = ea.run;
-			/* the last run starting before b: the edge's, unless it starts at b */
-			j1 = eb.run >= 0 && runs[eb.run].start_ns == b ? run_at(runs, nr_runs, b - 1)
-								       : eb.run;
-		} else {
-			j0 = run_at(runs, nr_runs, a);
-			j1 = run_at(runs, nr_runs, b - 1);
-		}
+		j0 = ea.run;
+		/* the last run starting before b: the edge's, unless it starts at b */
+		j1 = eb.run >= 0 && runs[eb.run].start_ns == b ? run_at(runs, nr_runs, b - 1)
+							       : eb.run;
 		if (j0 < 0)
 			j0 = 0;
 		acc_add(&bins->acc, runs[j0].pid,

@@ -474,21 +474,38 @@ uint64_t ns_trace_cpu_nr_drops(const struct ns_trace *trace, int cpu, uint64_t l
 	return n;
 }
 
+void ns_trace_cpu_bound(const struct ns_trace *trace, int cpu, uint64_t ts_ns,
+			struct ns_bound *out)
+{
+	out->ts = ts_ns;
+	ns_trace_cpu_lower_bound_range(trace, cpu, ts_ns, &out->lo, &out->hi);
+}
+
+uint64_t ns_trace_cpu_drops_bounded(const struct ns_trace *trace, int cpu,
+				    const struct ns_bound *a, const struct ns_bound *b)
+{
+	uint64_t lo = a->lo, hi = b->hi;
+
+	if (cpu < 0 || cpu >= trace->nr_cpus || b->ts <= a->ts || !trace->cpus[cpu].nr_missed)
+		return 0;
+	/* no drop between a bound's ends: any index there counts the same */
+	if (ns_trace_cpu_nr_drops(trace, cpu, a->lo, a->hi, NULL))
+		lo = ns_trace_cpu_lower_bound(trace, cpu, a->ts);
+	if (ns_trace_cpu_nr_drops(trace, cpu, b->lo, b->hi, NULL))
+		hi = ns_trace_cpu_lower_bound(trace, cpu, b->ts);
+	return lo < hi ? ns_trace_cpu_nr_drops(trace, cpu, lo, hi, NULL) : 0;
+}
+
 uint64_t ns_trace_cpu_drops_between(const struct ns_trace *trace, int cpu, uint64_t a_ns,
 				    uint64_t b_ns)
 {
-	uint64_t alo, ahi, blo, bhi;
+	struct ns_bound a, b;
 
 	if (cpu < 0 || cpu >= trace->nr_cpus || b_ns <= a_ns || !trace->cpus[cpu].nr_missed)
 		return 0;
-	ns_trace_cpu_lower_bound_range(trace, cpu, a_ns, &alo, &ahi);
-	ns_trace_cpu_lower_bound_range(trace, cpu, b_ns, &blo, &bhi);
-	/* a bound with a drop in its range is found exactly (its chunk read, if evicted) */
-	if (ns_trace_cpu_nr_drops(trace, cpu, alo, ahi, NULL))
-		alo = ns_trace_cpu_lower_bound(trace, cpu, a_ns);
-	if (ns_trace_cpu_nr_drops(trace, cpu, blo, bhi, NULL))
-		bhi = ns_trace_cpu_lower_bound(trace, cpu, b_ns);
-	return alo < bhi ? ns_trace_cpu_nr_drops(trace, cpu, alo, bhi, NULL) : 0;
+	ns_trace_cpu_bound(trace, cpu, a_ns, &a);
+	ns_trace_cpu_bound(trace, cpu, b_ns, &b);
+	return ns_trace_cpu_drops_bounded(trace, cpu, &a, &b);
 }
 
 int ns_trace_cpu_drop(const struct ns_trace *trace, int cpu, uint64_t k, uint64_t *idx,

@@ -210,16 +210,24 @@ static void check_window(struct ns_bins *bins, const struct truth *tr, const cha
 		ns_bins_cpu(bins, cpu, start, end, cols, out);
 		for (col = 0; col < cols; col++) {
 			uint64_t a = ns_window_col_ns(start, end, cols, col);
-			/* a column under 1 ns is 1 ns wide (as ns_bins_cpu() makes it) */
-			uint64_t b = ns_window_col_ns(start, end, cols, col + 1) > a ?
-				     ns_window_col_ns(start, end, cols, col + 1) : a + 1;
+			uint64_t b = ns_window_col_ns(start, end, cols, col + 1);
 			uint64_t pid_ns, max_ns;
 			int max_pid;
 			size_t nr_in;
-			bool ev = any_event(&tr->cpus[cpu], a, b);
+			bool ev, drop;
+			size_t k;
+
+			/* a column under 1 ns is 1 ns wide (as ns_bins_cpu() makes it) */
+			if (b <= a)
+				b = a + 1;
+			ev = any_event(&tr->cpus[cpu], a, b);
+			drop = false;
+			for (k = 0; k < tr->cpus[cpu].nr_drops; k++)
+				drop |= tr->cpus[cpu].drop_ts[k] >= a && tr->cpus[cpu].drop_ts[k] < b;
 
 			column_truth(tr, cpu, a, b, out[col].pid, &pid_ns, &max_ns, &max_pid, &nr_in);
 			if (ev != !!(out[col].flags & NS_BIN_EVENTS) ||
+			    drop != !!(out[col].flags & NS_BIN_DROP) ||
 			    (out[col].pid == 0) != !!(out[col].flags & NS_BIN_IDLE) ||
 			    (out[col].pid > 0) != !!(out[col].flags & NS_BIN_RUNNING)) {
 				if (!bad++)
@@ -284,6 +292,7 @@ static void check_trace(const char *path)
 
 			check_drops_between(t, &tr, name, "around a drop", d - 3000, d + 3000, 40,
 					    &drops_seen);
+			check_window(bins, &tr, name, "around a drop", d - 3000, d + 3000, 40);
 		}
 	}
 	check_window(bins, &tr, name, "whole trace, 13 columns", first, last + 1, 13);
